@@ -1,0 +1,15 @@
+using System;
+
+namespace Comparator.Cli;
+
+/// <summary>--target NAME=URL: a service already running anywhere, measured as it is.</summary>
+public static class ExternalTarget
+{
+    public static (string Name, Uri BaseUrl) Parse(string spec)
+    {
+        var eq = spec.IndexOf('=');
+        if (eq <= 0 || !Uri.TryCreate(spec[(eq + 1)..], UriKind.Absolute, out var url) || url.Scheme != Uri.UriSchemeHttp)
+            throw new UsageException($"--target needs NAME=http://HOST:PORT, not '{spec}'");
+        return (spec[..eq], url);
+    }
+}

@@ -1,0 +1,69 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Runtime.InteropServices;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Targets;
+
+namespace Comparator.Cli;
+
+/// <summary>
+/// serve [--targets a,b] [--server-header] [--max-body-bytes N]: starts the targets, prints
+/// "NAME BASE_URL" per target and then "ready", keeps them up until Ctrl+C or SIGTERM.
+/// </summary>
+public static class ServeCommand
+{
+    public const string Usage = "serve [--targets all|NAME,NAME] [--server-header] [--max-body-bytes N]";
+
+    public static async Task<int> RunAsync(IReadOnlyList<string> args)
+    {
+        var options = new ArgumentReader("serve", args, new[] { "--targets", "--max-body-bytes" }, new[] { "--server-header" });
+        var targets = TargetCatalog.Resolve(options.Value("--targets"), out var error);
+        if (error.Length > 0) throw new UsageException("serve: " + error);
+        if (options.Value("--targets") is null)
+            foreach (var missing in TargetCatalog.All.Where(t => !t.IsAvailable))
+                Console.Error.WriteLine($"note: {missing.Name} not started: {missing.UnavailableReason}");
+        var switches = new ServiceSwitches(options.Flag("--server-header"), options.PositiveLong("--max-body-bytes"));
+
+        using var stop = new CancellationTokenSource();
+        void OnSignal(PosixSignalContext c) { c.Cancel = true; Console.Error.WriteLine($"serve: {c.Signal}, stopping the targets"); stop.Cancel(); }
+        using var onInt = PosixSignalRegistration.Create(PosixSignal.SIGINT, OnSignal);
+        using var onTerm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, OnSignal);
+
+        var launcher = new TargetLauncher(BuildLayout.Discover());
+        var running = new List<RunningTarget>();
+        try
+        {
+            foreach (var target in targets)
+            {
+                var started = await launcher.StartAsync(target, switches, stop.Token);
+                running.Add(started);
+                Console.WriteLine($"{target.Name} {started.BaseUrl.ToString().TrimEnd('/')}");
+            }
+            Console.WriteLine("ready");
+            await WaitForStopOrDeath(running, stop.Token);
+            var dead = running.Where(r => r.HasExited).ToList();
+            foreach (var d in dead) Console.Error.WriteLine($"serve: target '{d.Definition.Name}' stopped on its own");
+            return dead.Count == 0 ? ExitCodes.Success : ExitCodes.Failed;
+        }
+        catch (LaunchException e)
+        {
+            Console.Error.WriteLine("serve: " + e.Message);
+            return ExitCodes.Failed;
+        }
+        finally
+        {
+            await Task.WhenAll(running.Select(r => r.DisposeAsync().AsTask()));
+        }
+    }
+
+    /// <summary>Returns on a stop signal, or as soon as any target dies (a dead target must not look served).</summary>
+    private static async Task WaitForStopOrDeath(IReadOnlyList<RunningTarget> running, CancellationToken stop)
+    {
+        while (!stop.IsCancellationRequested && running.All(r => !r.HasExited))
+        {
+            try { await Task.Delay(250, stop); } catch (OperationCanceledException) { }
+        }
+    }
+}

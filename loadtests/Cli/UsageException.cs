@@ -1,0 +1,9 @@
+using System;
+
+namespace Comparator.Cli;
+
+/// <summary>Bad command-line input; the message is the one line the user sees, and the exit code is 2.</summary>
+public sealed class UsageException : Exception
+{
+    public UsageException(string message) : base(message) { }
+}

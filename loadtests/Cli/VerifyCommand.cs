@@ -1,0 +1,64 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Threading.Tasks;
+using Comparator.Targets;
+using Comparator.Verification;
+
+namespace Comparator.Cli;
+
+/// <summary>
+/// verify [--targets a,b | --target NAME=URL]: starts the targets (or uses the running one),
+/// checks every endpoint, prints one row per check. Exit 0 when all pass, 1 otherwise.
+/// </summary>
+public static class VerifyCommand
+{
+    public const string Usage = "verify [--targets all|NAME,NAME] [--target NAME=URL]";
+
+    public static async Task<int> RunAsync(IReadOnlyList<string> args)
+    {
+        var options = new ArgumentReader("verify", args, new[] { "--targets", "--target" }, Array.Empty<string>());
+        var checks = new List<Check>();
+        var failures = new List<string>();
+
+        if (options.Value("--target") is string external)
+        {
+            var (name, url) = ExternalTarget.Parse(external);
+            checks.AddRange(await EndpointVerifier.VerifyAsync(name, url));
+        }
+        else
+        {
+            var targets = TargetCatalog.Resolve(options.Value("--targets"), out var error);
+            if (error.Length > 0) throw new UsageException("verify: " + error);
+            if (options.Value("--targets") is null)
+                foreach (var missing in TargetCatalog.All.Where(t => !t.IsAvailable))
+                    failures.Add($"{missing.Name}: not verified: {missing.UnavailableReason}");
+            var launcher = new TargetLauncher(BuildLayout.Discover());
+            foreach (var target in targets)
+            {
+                try
+                {
+                    await using var running = await launcher.StartAsync(target, ServiceSwitches.Default);
+                    checks.AddRange(await EndpointVerifier.VerifyAsync(target.Name, running.BaseUrl));
+                }
+                catch (LaunchException e)
+                {
+                    failures.Add(e.Message);
+                }
+            }
+        }
+
+        Print(checks);
+        foreach (var f in failures) Console.WriteLine("note: " + f);
+        var passed = checks.Count > 0 && checks.All(c => c.Passed) && failures.All(f => f.Contains("not verified"));
+        Console.WriteLine(passed ? $"verify: all {checks.Count} checks passed" : $"verify: {checks.Count(c => !c.Passed)} of {checks.Count} checks failed");
+        return passed ? ExitCodes.Success : ExitCodes.Failed;
+    }
+
+    private static void Print(IReadOnlyList<Check> checks)
+    {
+        Console.WriteLine($"{"target",-13} {"endpoint",-10} {"result",-6} {"status",6} {"framing",-15} {"resp bytes",10}  detail");
+        foreach (var c in checks)
+            Console.WriteLine($"{c.Target,-13} {c.Endpoint,-10} {(c.Passed ? "pass" : "FAIL"),-6} {c.Status?.ToString() ?? "-",6} {c.Framing,-15} {c.ResponseWireBytes?.ToString() ?? "-",10}  {c.Detail}");
+    }
+}

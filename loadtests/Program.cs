@@ -1,0 +1,48 @@
+using System;
+using System.Linq;
+using System.Threading.Tasks;
+using Comparator.Cli;
+using Comparator.Targets;
+
+namespace Comparator;
+
+public static class Program
+{
+    private const string Usage =
+        "usage: comparator COMMAND [options]\n" +
+        "  " + ServeCommand.Usage + "\n" +
+        "  " + VerifyCommand.Usage + "\n" +
+        "  " + PayloadsCommand.Usage + "\n" +
+        "  targets                                list every target, its stack, runtime and server, and whether it runs here";
+
+    public static async Task<int> Main(string[] args)
+    {
+        var command = args.Length == 0 ? "verify" : args[0];
+        var rest = args.Skip(1).ToArray();
+        try
+        {
+            switch (command)
+            {
+                case "serve": return await ServeCommand.RunAsync(rest);
+                case "verify": return await VerifyCommand.RunAsync(rest);
+                case "targets": return TargetsCommand.Run(rest);
+                case "payloads": return PayloadsCommand.Run(rest);
+                case "help": case "--help": case "-h":
+                    Console.WriteLine(Usage);
+                    return ExitCodes.Success;
+                default:
+                    throw new UsageException($"unknown command '{command}'; commands: serve, verify, targets, payloads, help");
+            }
+        }
+        catch (UsageException e)
+        {
+            Console.Error.WriteLine("error: " + e.Message);
+            return ExitCodes.BadArguments;
+        }
+        catch (LaunchException e)
+        {
+            Console.Error.WriteLine("error: " + e.Message);
+            return ExitCodes.Failed;
+        }
+    }
+}

@@ -1,0 +1,56 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Threading.Tasks;
+
+namespace Comparator.Targets;
+
+/// <summary>A target's child process, listening at BaseUrl. Dispose stops it.</summary>
+public sealed class RunningTarget : IAsyncDisposable
+{
+    private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(5);
+    private readonly Process _process;
+    private readonly OutputTail _stderr;
+    private bool _disposed;
+
+    internal RunningTarget(TargetDefinition definition, Process process, Uri baseUrl, OutputTail stderr)
+    {
+        Definition = definition;
+        _process = process;
+        BaseUrl = baseUrl;
+        _stderr = stderr;
+    }
+
+    public TargetDefinition Definition { get; }
+    public Uri BaseUrl { get; }
+    public int ProcessId => _process.Id;
+    public bool HasExited => _disposed || _process.HasExited;
+
+    /// <summary>The last lines the service wrote to stderr, for error messages.</summary>
+    public IReadOnlyList<string> StderrTail => _stderr.Lines;
+
+    /// <summary>SIGTERM, a grace period, then SIGKILL of the whole tree. Returns the exit code.</summary>
+    public async Task<int> StopAsync()
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        if (!_process.HasExited)
+        {
+            Signals.Terminate(_process.Id);
+            var exited = _process.WaitForExitAsync();
+            if (await Task.WhenAny(exited, Task.Delay(StopGrace)) != exited)
+            {
+                try { _process.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+            }
+        }
+        await _process.WaitForExitAsync();
+        return _process.ExitCode;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_disposed) return;
+        await StopAsync();
+        _disposed = true;
+        _process.Dispose();
+    }
+}

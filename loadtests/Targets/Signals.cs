@@ -1,0 +1,16 @@
+using System;
+using System.Runtime.InteropServices;
+
+namespace Comparator.Targets;
+
+/// <summary>POSIX signals to child processes (Process.Kill sends only SIGKILL).</summary>
+internal static partial class Signals
+{
+    private const int SIGTERM = 15;
+
+    [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
+    private static partial int Kill(int pid, int signal);
+
+    /// <summary>Asks a process to stop cleanly; false when it could not be signalled.</summary>
+    public static bool Terminate(int pid) => !OperatingSystem.IsWindows() && Kill(pid, SIGTERM) == 0;
+}

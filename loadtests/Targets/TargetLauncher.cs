@@ -1,0 +1,141 @@
+using System;
+using System.Diagnostics;
+using System.IO;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Contracts;
+
+namespace Comparator.Targets;
+
+/// <summary>
+/// Starts an already-built target as a child process on a free loopback port and waits for its
+/// ready line. Nothing is built at run time: a missing build is an error that says what to run.
+/// </summary>
+public sealed class TargetLauncher
+{
+    public static readonly TimeSpan DefaultReadyTimeout = TimeSpan.FromSeconds(30);
+
+    /// <summary>A free port can be taken by someone else before the child binds it; try a few.</summary>
+    private const int PortAttempts = 5;
+
+    private readonly BuildLayout _layout;
+    private readonly TimeSpan _readyTimeout;
+
+    public TargetLauncher(BuildLayout layout, TimeSpan? readyTimeout = null)
+    {
+        _layout = layout;
+        _readyTimeout = readyTimeout ?? DefaultReadyTimeout;
+    }
+
+    public BuildLayout Layout => _layout;
+
+    public async Task<RunningTarget> StartAsync(TargetDefinition target, ServiceSwitches switches, CancellationToken cancellationToken = default)
+    {
+        if (!target.IsAvailable)
+            throw new LaunchException($"target '{target.Name}' cannot run on this machine: {target.UnavailableReason}");
+        var assembly = _layout.AssemblyPath(target);
+        if (!File.Exists(assembly))
+            throw new LaunchException($"target '{target.Name}' is not built ({assembly} is missing); run: dotnet build -c {_layout.Configuration} Comparator.sln");
+
+        string lastFailure = "";
+        for (var attempt = 0; attempt < PortAttempts; attempt++)
+        {
+            var (running, exitCode, failure) = await TryStartAsync(target, assembly, FreeLoopbackPort(), switches, cancellationToken);
+            if (running != null) return running;
+            lastFailure = failure;
+            if (exitCode != ServiceExitCodes.CannotListen) break;
+        }
+        throw new LaunchException(lastFailure);
+    }
+
+    private async Task<(RunningTarget? Running, int? ExitCode, string Failure)> TryStartAsync(
+        TargetDefinition target, string assembly, int port, ServiceSwitches switches, CancellationToken cancellationToken)
+    {
+        var process = new Process { StartInfo = StartInfo(target, assembly, port, switches), EnableRaisingEvents = true };
+        var stderr = new OutputTail();
+        var ready = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        process.OutputDataReceived += (_, e) =>
+        {
+            // Keep reading after the ready line too, so the pipe never fills and blocks the service.
+            if (ReadyLine.TryParse(e.Data, out var url)) ready.TrySetResult(url);
+        };
+        process.ErrorDataReceived += (_, e) => { if (e.Data != null) stderr.Add(e.Data); };
+        process.Exited += (_, _) => ready.TrySetCanceled();
+
+        try
+        {
+            process.Start();
+        }
+        catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException)
+        {
+            process.Dispose();
+            return (null, null, $"target '{target.Name}': cannot start {process.StartInfo.FileName}: {e.Message}");
+        }
+        ChildProcessGuard.Track(process);
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+
+        var timeout = Task.Delay(_readyTimeout, cancellationToken);
+        var finished = await Task.WhenAny(ready.Task, timeout);
+        if (finished == ready.Task && ready.Task.IsCompletedSuccessfully)
+            return (new RunningTarget(target, process, new Uri(ready.Task.Result), stderr), null, "");
+
+        string failure;
+        int? exitCode = null;
+        if (process.HasExited || ready.Task.IsCanceled)
+        {
+            await process.WaitForExitAsync(CancellationToken.None);
+            exitCode = process.ExitCode;
+            failure = $"target '{target.Name}' exited with code {exitCode} before it was ready";
+        }
+        else
+        {
+            failure = cancellationToken.IsCancellationRequested
+                ? $"target '{target.Name}': start cancelled"
+                : $"target '{target.Name}' printed no ready line within {_readyTimeout.TotalSeconds:0} s";
+            try { process.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+            await process.WaitForExitAsync(CancellationToken.None);
+        }
+        var tail = stderr.Lines;
+        if (tail.Count > 0) failure += ": " + tail[^1];
+        process.Dispose();
+        return (null, exitCode, failure);
+    }
+
+    private static ProcessStartInfo StartInfo(TargetDefinition target, string assembly, int port, ServiceSwitches switches)
+    {
+        var info = new ProcessStartInfo
+        {
+            FileName = target.Host == HostRuntime.Mono ? "mono" : DotNetHost(),
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            RedirectStandardInput = true,
+            UseShellExecute = false,
+            WorkingDirectory = Path.GetDirectoryName(assembly)!,
+        };
+        info.ArgumentList.Add(assembly);
+        foreach (var a in target.ServiceArguments(port, switches)) info.ArgumentList.Add(a);
+        return info;
+    }
+
+    /// <summary>The dotnet host running this process, so children use the same SDK's runtime.</summary>
+    private static string DotNetHost()
+    {
+        var fromSdk = Environment.GetEnvironmentVariable("DOTNET_HOST_PATH");
+        if (!string.IsNullOrEmpty(fromSdk) && File.Exists(fromSdk)) return fromSdk;
+        var self = Environment.ProcessPath;
+        if (self != null && Path.GetFileNameWithoutExtension(self) == "dotnet") return self;
+        return "dotnet";
+    }
+
+    private static int FreeLoopbackPort()
+    {
+        var probe = new TcpListener(IPAddress.Loopback, 0);
+        probe.Start();
+        var port = ((IPEndPoint)probe.LocalEndpoint).Port;
+        probe.Stop();
+        return port;
+    }
+}

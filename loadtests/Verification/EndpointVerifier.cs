@@ -1,0 +1,83 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Text;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Contracts;
+using Comparator.Wire;
+
+namespace Comparator.Verification;
+
+/// <summary>
+/// Checks every endpoint of a target over a raw socket: status, content type, framing
+/// (Content-Length or chunked, as the contract says) and body bytes. A target that fails any
+/// check is not to be measured (TechEmpower's rule: verify before load).
+/// </summary>
+public static class EndpointVerifier
+{
+    public const int EchoSampleBytes = 500;
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(10);
+
+    public static async Task<IReadOnlyList<Check>> VerifyAsync(string target, Uri baseUrl, CancellationToken cancellationToken = default)
+    {
+        var checks = new List<Check>();
+        foreach (var endpoint in Endpoints.All)
+            checks.Add(await VerifyAsync(target, baseUrl, endpoint, cancellationToken));
+        return checks;
+    }
+
+    public static async Task<Check> VerifyAsync(string target, Uri baseUrl, EndpointSpec endpoint, CancellationToken cancellationToken = default)
+    {
+        var body = endpoint.SendsBody ? PayloadCatalogue.Generate(EchoSampleBytes) : null;
+        var query = endpoint == Endpoints.Json ? "?" + Routes.JsonItemsParameter + "=" + JsonSample.DefaultItems : "";
+        RawResponse response;
+        try
+        {
+            response = await RawHttp.SendAsync(baseUrl, RawHttp.BuildRequest(endpoint, baseUrl, query, body), Timeout, cancellationToken);
+        }
+        catch (Exception e) when (e is System.IO.IOException or System.Net.Sockets.SocketException or TimeoutException)
+        {
+            return new Check(target, endpoint.Name, false, null, "-", null, "no response: " + e.Message);
+        }
+
+        var framing = response.IsChunked ? "chunked" : response.ContentLength is not null ? "content-length" : "none";
+        var problem = FramingProblem(endpoint, response) ?? BodyProblem(endpoint, response, body);
+        return new Check(target, endpoint.Name, problem is null, response.StatusCode, framing, response.WireBytes, problem ?? "ok");
+    }
+
+    private static string? FramingProblem(EndpointSpec endpoint, RawResponse r)
+    {
+        if (r.StatusCode != 200) return $"status {r.StatusCode}, expected 200";
+        var contentType = r.Header("Content-Type") ?? "";
+        var expectedMedia = endpoint.ResponseContentType.Split(';')[0];
+        if (!contentType.StartsWith(expectedMedia, StringComparison.OrdinalIgnoreCase))
+            return $"Content-Type '{contentType}', expected {expectedMedia}";
+        switch (endpoint.ResponseFraming)
+        {
+            case Framing.ContentLength when r.IsChunked:
+                return "chunked, expected Content-Length";
+            case Framing.ContentLength when r.ContentLength != r.Body.Length:
+                return $"Content-Length {(r.ContentLength?.ToString() ?? "missing")}, body has {r.Body.Length} bytes";
+            case Framing.Chunked when !r.IsChunked:
+                return "not chunked, expected Transfer-Encoding: chunked";
+            case Framing.Chunked when r.HasHeader("Content-Length"):
+                return "chunked response also carries Content-Length";
+        }
+        return null;
+    }
+
+    private static string? BodyProblem(EndpointSpec endpoint, RawResponse r, byte[]? sent)
+    {
+        if (endpoint == Endpoints.Time)
+            return TimeText.TryParse(Encoding.UTF8.GetString(r.Body), out _) ? null : "body is not 'Hello World. Time is: ' + a UTC round-trip time";
+        if (endpoint == Endpoints.Json)
+        {
+            var expected = JsonSample.Serialize(JsonSample.Create(JsonSample.DefaultItems));
+            return Encoding.UTF8.GetString(r.Body) == expected ? null : $"body differs from the contract's {JsonSample.DefaultItems} items";
+        }
+        if (sent is not null && !r.Body.AsSpan().SequenceEqual(sent))
+            return $"echo differs: sent {sent.Length} bytes, got {r.Body.Length}";
+        return null;
+    }
+}

@@ -1,0 +1,61 @@
+using System;
+using System.Globalization;
+
+namespace Comparator.Contracts
+{
+    /// <summary>
+    /// The command line every service takes, parsed in one place so all stacks behave alike:
+    /// <c>--port N</c> (default 5000), <c>--address A</c> (default 127.0.0.1: loopback unless told
+    /// otherwise), <c>--server-header</c> (send a Server header; off by default),
+    /// <c>--max-body-bytes N</c> (default 16 MiB; 413 above it).
+    /// </summary>
+    public sealed class ServiceOptions
+    {
+        public string Address { get; private set; } = "127.0.0.1";
+        public int Port { get; private set; } = 5000;
+        public bool ServerHeader { get; private set; }
+        public long MaxBodyBytes { get; private set; } = ServiceLimits.DefaultMaxBodyBytes;
+
+        public string BaseUrl => "http://" + (Address.Contains(":") ? "[" + Address + "]" : Address) + ":" + Port.ToString(CultureInfo.InvariantCulture);
+
+        public const string Usage = "options: --port N (1-65535) --address IP (default 127.0.0.1) --server-header --max-body-bytes N";
+
+        /// <summary>Parses the arguments; on error returns null and a one-line message.</summary>
+        public static ServiceOptions? Parse(string[] args, out string error)
+        {
+            var o = new ServiceOptions();
+            error = "";
+            for (var i = 0; i < args.Length; i++)
+            {
+                var a = args[i];
+                string? Next() => i + 1 < args.Length ? args[++i] : null;
+                switch (a)
+                {
+                    case "--port":
+                        if (!int.TryParse(Next(), NumberStyles.None, CultureInfo.InvariantCulture, out var port) || port < 1 || port > 65535)
+                        { error = "--port needs a number from 1 to 65535"; return null; }
+                        o.Port = port;
+                        break;
+                    case "--address":
+                        var addr = Next();
+                        if (addr == null || !System.Net.IPAddress.TryParse(addr, out _))
+                        { error = "--address needs an IP address, e.g. 127.0.0.1"; return null; }
+                        o.Address = addr;
+                        break;
+                    case "--server-header":
+                        o.ServerHeader = true;
+                        break;
+                    case "--max-body-bytes":
+                        if (!long.TryParse(Next(), NumberStyles.None, CultureInfo.InvariantCulture, out var max) || max < 1)
+                        { error = "--max-body-bytes needs a positive number of bytes"; return null; }
+                        o.MaxBodyBytes = max;
+                        break;
+                    default:
+                        error = "unknown option '" + a + "'; " + Usage;
+                        return null;
+                }
+            }
+            return o;
+        }
+    }
+}
