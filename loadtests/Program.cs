@@ -10,6 +10,7 @@ public static class Program
 {
     private const string Usage =
         "usage: comparator COMMAND [options]\n" +
+        "  " + RunCommand.Usage + "\n" +
         "  " + ServeCommand.Usage + "\n" +
         "  " + VerifyCommand.Usage + "\n" +
         "  " + PayloadsCommand.Usage + "\n" +
@@ -17,12 +18,13 @@ public static class Program
 
     public static async Task<int> Main(string[] args)
     {
-        var command = args.Length == 0 ? "verify" : args[0];
+        var command = args.Length == 0 ? "run" : args[0];
         var rest = args.Skip(1).ToArray();
         try
         {
             switch (command)
             {
+                case "run": return await RunCommand.RunAsync(rest);
                 case "serve": return await ServeCommand.RunAsync(rest);
                 case "verify": return await VerifyCommand.RunAsync(rest);
                 case "targets": return TargetsCommand.Run(rest);
@@ -31,7 +33,7 @@ public static class Program
                     Console.WriteLine(Usage);
                     return ExitCodes.Success;
                 default:
-                    throw new UsageException($"unknown command '{command}'; commands: serve, verify, targets, payloads, help");
+                    throw new UsageException($"unknown command '{command}'; commands: run, serve, verify, targets, payloads, help");
             }
         }
         catch (UsageException e)

@@ -1,0 +1,65 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Runtime.InteropServices;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Drivers;
+using Comparator.Reports;
+using Comparator.Results;
+using Comparator.Running;
+using Comparator.Targets;
+
+namespace Comparator.Cli;
+
+/// <summary>
+/// run: verify, then measure every cell on every target, then write results.json, results.csv and
+/// report.md into a new run directory and print the side-by-side table. Ctrl+C or SIGTERM stops
+/// the load, stops the targets and still writes what was measured, marked partial.
+/// </summary>
+public static class RunCommand
+{
+    public const string Usage =
+        "run [--targets all|NAME,NAME | --target NAME=URL] [--endpoints time,json,echo-post,echo-put] [--sizes 500,4KB,64KB|FILE]\n" +
+        "      [--concurrency 100[,N...]] [--keep-alive true|false] [--warmup 2s] [--duration 4s] [--repeat 3] [--json-items 3]\n" +
+        "      [--baseline-target webapi] [--out results/] [--timeout 30s] [--quick]";
+
+    public static async Task<int> RunAsync(IReadOnlyList<string> args)
+    {
+        var layout = BuildLayout.Discover();
+        var options = RunOptionsParser.Parse(args, layout);
+        var progress = new LineProgress();
+
+        using var stop = new CancellationTokenSource();
+        void OnSignal(PosixSignalContext c)
+        {
+            c.Cancel = true;
+            if (!stop.IsCancellationRequested) progress.Message($"run: {c.Signal}: stopping; what was measured will be written, marked partial");
+            stop.Cancel();
+        }
+        using var onInt = PosixSignalRegistration.Create(PosixSignal.SIGINT, OnSignal);
+        using var onTerm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, OnSignal);
+
+        progress.Message($"run: {options.CellCount} cells, about {options.LoadSeconds:0} s of load with driver {HttpClientDriver.DriverName}");
+        var driver = new HttpClientDriver();
+        var run = await new RunOrchestrator(options, driver, new TargetLauncher(layout), progress).RunAsync(stop.Token);
+        var directory = RunDirectory.Write(run, options.OutDirectory);
+
+        Console.WriteLine();
+        Console.Write(SideBySide.Build(run).ToText());
+        Console.WriteLine();
+        foreach (var t in run.Targets.Where(t => !t.Measured)) Console.WriteLine($"not measured: {t.Name}: {t.NotMeasuredReason}");
+        Console.WriteLine($"driver: {run.Spec.Driver} ({run.Spec.DriverDescription})");
+        Console.WriteLine($"results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");
+        return ExitCode(run, options);
+    }
+
+    /// <summary>1 when a target that was asked for failed to start or verify, or any cell had failed requests.</summary>
+    public static int ExitCode(RunResult run, RunOptions options)
+    {
+        var asked = options.Targets.Select(t => t.Name).ToHashSet();
+        var targetFailed = run.Targets.Any(t => asked.Contains(t.Name) && !t.Measured);
+        var cellFailed = run.Cells.Any(c => c.FailedTotal > 0 || (c.NotMeasuredReason is not null && asked.Contains(c.Key.Target)));
+        return targetFailed || cellFailed || run.Partial ? ExitCodes.Failed : ExitCodes.Success;
+    }
+}

@@ -1,0 +1,52 @@
+using System;
+using System.Net.Http;
+using System.Net.Sockets;
+
+namespace Comparator.Drivers;
+
+/// <summary>
+/// The in-process driver: HttpClient on SocketsHttpHandler, one connection per worker at most,
+/// every connection's stream wrapped in a <see cref="Measuring.CountingStream"/>. It stands in for
+/// NBomber, which is not in this machine's NuGet source; it is named "httpclient" in every output
+/// so no figure is mistaken for NBomber's.
+/// </summary>
+public sealed class HttpClientDriver : ILoadDriver
+{
+    public const string DriverName = "httpclient";
+
+    public string Name => DriverName;
+
+    public string Description =>
+        "closed-loop HttpClient (SocketsHttpHandler) in the comparator's own process, bytes counted on each socket; " +
+        "stands in for NBomber, which is not in this machine's NuGet source";
+
+    public IDriverSession Open(LoadRequest request, int concurrency, bool keepAlive, TimeSpan requestTimeout)
+    {
+        var counters = new Measuring.ByteCounters();
+        var handler = new SocketsHttpHandler
+        {
+            MaxConnectionsPerServer = concurrency,
+            UseCookies = false,
+            UseProxy = false,
+            AllowAutoRedirect = false,
+            AutomaticDecompression = System.Net.DecompressionMethods.None,
+            PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
+            ConnectCallback = async (context, cancellationToken) =>
+            {
+                var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+                try
+                {
+                    await socket.ConnectAsync(context.DnsEndPoint, cancellationToken);
+                    return new Measuring.CountingStream(new NetworkStream(socket, ownsSocket: true), counters);
+                }
+                catch
+                {
+                    socket.Dispose();
+                    throw;
+                }
+            },
+        };
+        var client = new HttpClient(handler) { Timeout = requestTimeout };
+        return new HttpClientSession(client, counters, request, concurrency, keepAlive);
+    }
+}

@@ -1,0 +1,46 @@
+using System;
+using System.Collections.Generic;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace Comparator.Drivers;
+
+/// <summary>
+/// A load generator. Every driver produces the same <see cref="DriverWindow"/>, so the results,
+/// the flags and the reports do not depend on which driver ran.
+/// </summary>
+public interface ILoadDriver
+{
+    /// <summary>Short name, written in every row of every output.</summary>
+    string Name { get; }
+
+    /// <summary>One sentence on what the driver is, for the run spec and the reports.</summary>
+    string Description { get; }
+
+    /// <summary>Opens a cell: a fresh connection pool for one request shape and concurrency.</summary>
+    IDriverSession Open(LoadRequest request, int concurrency, bool keepAlive, TimeSpan requestTimeout);
+}
+
+/// <summary>One cell's connections; each window runs on them (warm-up first, then the repeats).</summary>
+public interface IDriverSession : IDisposable
+{
+    /// <summary>
+    /// Runs a closed loop (each of N workers sends its next request when its last one finished)
+    /// for the duration, then waits for the requests in flight.
+    /// </summary>
+    Task<DriverWindow> RunAsync(TimeSpan duration, CancellationToken cancellationToken);
+}
+
+/// <summary>What a driver saw in one window. Latencies are of successful requests only.</summary>
+public sealed record DriverWindow(
+    long Requests,
+    long Failed,
+    long Non2xx,
+    long Errors,
+    long Timeouts,
+    double ElapsedSeconds,
+    double[] SortedLatenciesMs,
+    long BytesReceived,
+    long BytesSent,
+    long BodyBytesReceived,
+    IReadOnlyList<string> FailureSamples);

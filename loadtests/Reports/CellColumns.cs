@@ -1,0 +1,63 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using Comparator.Results;
+
+namespace Comparator.Reports;
+
+/// <summary>A column of the per-cell table: its name, unit and meaning, kept apart from the values.</summary>
+public sealed record CellColumn(string Name, string Unit, string Description, Func<CellResult, object?> Value);
+
+/// <summary>
+/// The per-cell columns, in results.csv order. The names are fixed (tools and spreadsheets read
+/// them); ab's terms are given in the descriptions.
+/// </summary>
+public static class CellColumns
+{
+    public static IReadOnlyList<CellColumn> All { get; } = new CellColumn[]
+    {
+        new("target", "", "target name", c => c.Key.Target),
+        new("runtime", "", "runtime the target ran on", c => c.Runtime),
+        new("endpoint", "", "contract endpoint", c => c.Key.Endpoint),
+        new("size_bytes", "B", "request body size (0 for time and json)", c => c.Key.SizeBytes),
+        new("concurrency", "", "concurrent closed-loop workers", c => c.Key.Concurrency),
+        new("keep_alive", "", "connections reused", c => c.KeepAlive ? "true" : "false"),
+        new("driver", "", "load driver", c => c.Key.Driver),
+        new("requests", "", "ab: Complete requests (median repeat)", c => c.Summary?.Requests),
+        new("failed", "", "ab: Failed requests, total over all repeats (non-2xx, errors, timeouts, wrong bodies)", c => c.FailedTotal),
+        new("non_2xx", "", "ab: Non-2xx responses, total over all repeats", c => c.Non2xxTotal),
+        new("errors", "", "connection or protocol errors (median repeat)", c => c.Summary?.Errors),
+        new("timeouts", "", "requests that timed out (median repeat)", c => c.Summary?.Timeouts),
+        new("rps", "1/s", "ab: Requests per second, successful only (median repeat)", c => c.Summary?.RequestsPerSecond),
+        new("rps_min", "1/s", "lowest requests/s of the repeats", c => c.RpsMin),
+        new("rps_max", "1/s", "highest requests/s of the repeats", c => c.RpsMax),
+        new("time_per_request_ms", "ms", "ab: Time per request (mean): concurrency x elapsed / requests", c => c.Summary is { } s && s.Succeeded > 0 ? c.Key.Concurrency * s.ElapsedSeconds * 1000 / s.Succeeded : null),
+        new("time_per_request_all_ms", "ms", "ab: Time per request (mean, across all concurrent requests): elapsed / requests", c => c.Summary is { Succeeded: > 0 } s ? s.TimePerRequestAcrossMs : null),
+        new("latency_mean_ms", "ms", "mean latency of successful requests", c => c.Summary?.LatencyMeanMs),
+        new("latency_p50_ms", "ms", "latency percentile 50", c => c.Summary?.LatencyP50Ms),
+        new("latency_p90_ms", "ms", "latency percentile 90", c => c.Summary?.LatencyP90Ms),
+        new("latency_p99_ms", "ms", "latency percentile 99", c => c.Summary?.LatencyP99Ms),
+        new("latency_max_ms", "ms", "highest latency of any repeat", c => c.Summary?.LatencyMaxMs),
+        new("bytes_received", "B", "ab: Total transferred: bytes read from the sockets, heads and chunk framing included", c => c.Summary?.BytesReceived),
+        new("bytes_sent", "B", "ab: Total sent: bytes written to the sockets", c => c.Summary?.BytesSent),
+        new("body_bytes_received", "B", "ab: HTML transferred: response body bytes after de-framing", c => c.Summary?.BodyBytesReceived),
+        new("bytes_received_per_request", "B", "wire bytes received per request", c => c.Summary is { Requests: > 0 } s ? (double)s.BytesReceived / s.Requests : null),
+        new("transfer_kbps_received", "KiB/s", "ab: Transfer rate, received", c => c.Summary?.TransferKBpsReceived),
+        new("transfer_kbps_sent", "KiB/s", "ab: Transfer rate, sent", c => c.Summary?.TransferKBpsSent),
+        new("server_cpu_us_per_request", "µs", "server process CPU (user+system, /proc) over the window / successful requests", c => c.Summary?.ServerCpuUsPerRequest),
+        new("server_peak_rss_mb", "MiB", "server peak resident set (VmHWM) at the end of the window", c => c.Summary?.ServerPeakRssMb),
+        new("client_cpu_seconds", "s", "driver process CPU over the window", c => c.Summary?.ClientCpuSeconds),
+        new("flags", "", "failed, client-bound, machine-bound, noisy, no-server-cpu, not-measured", c => string.Join(' ', c.Flags)),
+        new("not_measured_reason", "", "why a cell has no figures", c => c.NotMeasuredReason),
+    };
+
+    /// <summary>Invariant text for a value: integers as they are, other numbers to 3 decimals, null as empty.</summary>
+    public static string Format(object? value) => value switch
+    {
+        null => "",
+        double d => d.ToString("0.###", CultureInfo.InvariantCulture),
+        long l => l.ToString(CultureInfo.InvariantCulture),
+        int i => i.ToString(CultureInfo.InvariantCulture),
+        _ => value.ToString() ?? "",
+    };
+}

@@ -1,0 +1,21 @@
+using System.Linq;
+using System.Text;
+using Comparator.Results;
+
+namespace Comparator.Reports;
+
+/// <summary>results.csv: one row per cell (its median repeat), the columns of <see cref="CellColumns"/>.</summary>
+public static class CsvReport
+{
+    public static string Render(RunResult run)
+    {
+        var csv = new StringBuilder();
+        csv.AppendLine(string.Join(',', CellColumns.All.Select(c => c.Name)));
+        foreach (var cell in run.Cells)
+            csv.AppendLine(string.Join(',', CellColumns.All.Select(c => Escape(CellColumns.Format(c.Value(cell))))));
+        return csv.ToString();
+    }
+
+    private static string Escape(string field) =>
+        field.IndexOfAny(new[] { ',', '"', '\n', '\r' }) >= 0 ? "\"" + field.Replace("\"", "\"\"") + "\"" : field;
+}

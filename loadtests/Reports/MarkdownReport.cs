@@ -1,0 +1,53 @@
+using System;
+using System.Globalization;
+using System.Linq;
+using System.Text;
+using Comparator.Results;
+
+namespace Comparator.Reports;
+
+/// <summary>report.md: the run spec, the targets, the side-by-side table, every cell, the flags explained.</summary>
+public static class MarkdownReport
+{
+    public static string Render(RunResult run)
+    {
+        var s = run.Spec;
+        var md = new StringBuilder();
+        md.AppendLine("# Comparator run" + (run.Partial ? " (PARTIAL: stopped before the end)" : ""));
+        md.AppendLine();
+        md.AppendLine(Invariant($"- started {run.StartedAt:u}, finished {run.FinishedAt:u}"));
+        md.AppendLine($"- machine: {s.Machine.CpuModel}, {s.Machine.LogicalCores} logical cores, {s.Machine.OperatingSystem}; comparator on {s.Machine.DotNetRuntime}");
+        md.AppendLine($"- driver: {s.Driver}: {s.DriverDescription}");
+        md.AppendLine(Invariant($"- endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => $"{p.Label} ({p.Source})"))}; json items {s.JsonItems}"));
+        md.AppendLine(Invariant($"- concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}; warm-up {s.WarmupSeconds:0.###} s (discarded); {s.Repeat} repeat(s) of {s.DurationSeconds:0.###} s, median shown"));
+        md.AppendLine($"- baseline for ratios: {s.BaselineTarget}; packages: {string.Join(", ", s.Machine.Packages.Select(p => p.Key + " " + p.Value))}");
+        md.AppendLine();
+        md.AppendLine("## Targets");
+        md.AppendLine();
+        md.Append(new TextTable(new[] { "target", "stack", "runtime", "server", "url", "measured" },
+            run.Targets.Select(t => (System.Collections.Generic.IReadOnlyList<string>)new[]
+                { t.Name, t.Stack, t.Runtime, t.Server, t.BaseUrl ?? "-", t.Measured ? "yes" : "no: " + t.NotMeasuredReason }).ToList()).ToMarkdown());
+        md.AppendLine();
+        md.AppendLine("## Side by side");
+        md.AppendLine();
+        md.Append(SideBySide.Build(run).ToMarkdown());
+        md.AppendLine();
+        md.AppendLine("## Every cell (median repeat)");
+        md.AppendLine();
+        var columns = CellColumns.All.Where(c => c.Name is not ("runtime" or "keep_alive" or "transfer_kbps_sent" or "not_measured_reason")).ToList();
+        md.Append(new TextTable(columns.Select(c => c.Name).ToList(),
+            run.Cells.Select(cell => (System.Collections.Generic.IReadOnlyList<string>)columns.Select(c => CellColumns.Format(c.Value(cell))).ToList()).ToList()).ToMarkdown());
+        md.AppendLine();
+        md.AppendLine("## How to read the flags");
+        md.AppendLine();
+        md.AppendLine("- failed: some requests failed (non-2xx, error, timeout or a wrong body); they are out of req/s and latency, and counted in `failed`.");
+        md.AppendLine("- client-bound: the driver used 90% or more of one core: the figure may measure the driver, not the server.");
+        md.AppendLine("- machine-bound: driver and server together used 90% or more of all cores: both compete for CPU.");
+        md.AppendLine("- noisy: requests/s varied by more than 10% (coefficient of variation) across repeats.");
+        md.AppendLine("- no-server-cpu: the server is not a process of this run (external target), so CPU figures are absent.");
+        md.AppendLine("- not-measured: see not_measured_reason in results.csv.");
+        return md.ToString();
+    }
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,45 @@
+using System;
+using System.IO;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using Comparator.Results;
+
+namespace Comparator.Reports;
+
+/// <summary>results.json: the whole <see cref="RunResult"/>, versioned, read back exactly as written.</summary>
+public static class ResultStore
+{
+    private static readonly JsonSerializerOptions Options = new()
+    {
+        WriteIndented = true,
+        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
+    };
+
+    public static string Serialize(RunResult run) => JsonSerializer.Serialize(run, Options);
+
+    /// <summary>Reads a results file; a file of another schema version or no result at all is an error with one line.</summary>
+    public static RunResult Deserialize(string json, string source)
+    {
+        int version;
+        try
+        {
+            using var doc = JsonDocument.Parse(json);
+            version = doc.RootElement.TryGetProperty("schemaVersion", out var v) && v.TryGetInt32(out var n) ? n : -1;
+        }
+        catch (JsonException e)
+        {
+            throw new InvalidDataException($"{source} is not JSON: {e.Message}");
+        }
+        if (version != RunResult.CurrentSchemaVersion)
+            throw new InvalidDataException($"{source} has schema version {(version < 0 ? "none" : version)}; this comparator reads version {RunResult.CurrentSchemaVersion}");
+        try
+        {
+            return JsonSerializer.Deserialize<RunResult>(json, Options) ?? throw new InvalidDataException($"{source} holds no result");
+        }
+        catch (JsonException e)
+        {
+            throw new InvalidDataException($"{source} is not a comparator result: {e.Message}");
+        }
+    }
+}

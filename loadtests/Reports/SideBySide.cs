@@ -1,0 +1,54 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.Linq;
+using Comparator.Results;
+
+namespace Comparator.Reports;
+
+/// <summary>
+/// The comparison view: one row per endpoint x size x concurrency x driver, the targets side by
+/// side (requests/s median with its min-max, p99 latency, server CPU per request), and each
+/// target's requests/s as a ratio of the baseline's (BenchmarkDotNet's baseline-ratio column).
+/// </summary>
+public static class SideBySide
+{
+    public static TextTable Build(RunResult run)
+    {
+        var targets = run.Cells.Select(c => c.Key.Target).Distinct().ToList();
+        var baseline = run.Spec.BaselineTarget;
+        var header = new List<string> { "endpoint", "size", "conc", "driver" };
+        foreach (var t in targets) header.AddRange(new[] { $"{t} req/s", $"{t} min-max", $"{t} p99 ms", $"{t} cpu µs/req" });
+        var others = targets.Where(t => t != baseline).ToList();
+        header.AddRange(others.Select(t => $"{t}/{baseline} req/s"));
+        header.Add("flags");
+
+        var rows = new List<IReadOnlyList<string>>();
+        foreach (var group in run.Cells.GroupBy(c => (c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency, c.Key.Driver)))
+        {
+            var byTarget = group.ToDictionary(c => c.Key.Target);
+            var first = group.First();
+            var row = new List<string> { first.Key.Endpoint, first.SizeLabel, first.Key.Concurrency.ToString(CultureInfo.InvariantCulture), first.Key.Driver };
+            foreach (var t in targets)
+            {
+                var s = byTarget.GetValueOrDefault(t)?.Summary;
+                var cell = byTarget.GetValueOrDefault(t);
+                row.Add(s is null ? "n/a" : N(s.RequestsPerSecond, "0"));
+                row.Add(cell?.RpsMin is double lo && cell.RpsMax is double hi ? $"{N(lo, "0")}-{N(hi, "0")}" : "n/a");
+                row.Add(s is null ? "n/a" : N(s.LatencyP99Ms, "0.00"));
+                row.Add(s?.ServerCpuUsPerRequest is double cpu ? N(cpu, "0.0") : "n/a");
+            }
+            var baseRps = byTarget.GetValueOrDefault(baseline)?.Summary?.RequestsPerSecond;
+            foreach (var t in others)
+            {
+                var rps = byTarget.GetValueOrDefault(t)?.Summary?.RequestsPerSecond;
+                row.Add(rps is double r && baseRps is double b && b > 0 ? N(r / b, "0.00") + "x" : "n/a");
+            }
+            row.Add(string.Join("; ", group.Where(c => c.Flags.Count > 0).Select(c => $"{c.Key.Target}: {string.Join(' ', c.Flags)}")));
+            rows.Add(row);
+        }
+        return new TextTable(header, rows);
+    }
+
+    private static string N(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
+}

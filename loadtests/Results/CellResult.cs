@@ -1,0 +1,63 @@
+using System.Collections.Generic;
+
+namespace Comparator.Results;
+
+/// <summary>Identifies a cell: target x endpoint x payload size x concurrency, per driver.</summary>
+public sealed record CellKey(string Target, string Endpoint, long SizeBytes, int Concurrency, string Driver);
+
+/// <summary>
+/// One cell: every repeat as measured, and the summary the reports show: the median repeat (by
+/// requests/s), with the min and max of requests/s across repeats, and failure totals over all
+/// repeats so that no failure can hide behind a median.
+/// </summary>
+public sealed record CellResult(
+    CellKey Key,
+    string Runtime,
+    string SizeLabel,
+    bool KeepAlive,
+    IReadOnlyList<Measurement> Repeats,
+    Measurement? Summary,
+    double? RpsMin,
+    double? RpsMax,
+    long FailedTotal,
+    long Non2xxTotal,
+    IReadOnlyList<string> Flags,
+    string? NotMeasuredReason);
+
+/// <summary>
+/// What one measured window produced. Byte counts come from the sockets (headers and chunk framing
+/// included); latency covers successful requests only; CPU figures are null where the server
+/// process is not ours to read (an external target).
+/// </summary>
+public sealed record Measurement(
+    long Requests,
+    long Failed,
+    long Non2xx,
+    long Errors,
+    long Timeouts,
+    double ElapsedSeconds,
+    double RequestsPerSecond,
+    double LatencyMeanMs,
+    double LatencyP50Ms,
+    double LatencyP90Ms,
+    double LatencyP99Ms,
+    double LatencyMaxMs,
+    long BytesReceived,
+    long BytesSent,
+    long BodyBytesReceived,
+    double? ServerCpuSeconds,
+    double? ServerPeakRssMb,
+    double ClientCpuSeconds,
+    IReadOnlyList<string> FailureSamples)
+{
+    /// <summary>Requests that completed and passed every check.</summary>
+    public long Succeeded => Requests - Failed;
+
+    public double? ServerCpuUsPerRequest => ServerCpuSeconds is double s && Succeeded > 0 ? s * 1e6 / Succeeded : null;
+
+    /// <summary>ab's "Time per request" (mean across all concurrent requests): elapsed / requests.</summary>
+    public double TimePerRequestAcrossMs => Succeeded > 0 ? ElapsedSeconds * 1000 / Succeeded : 0;
+
+    public double TransferKBpsReceived => ElapsedSeconds > 0 ? BytesReceived / 1024.0 / ElapsedSeconds : 0;
+    public double TransferKBpsSent => ElapsedSeconds > 0 ? BytesSent / 1024.0 / ElapsedSeconds : 0;
+}

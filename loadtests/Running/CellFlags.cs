@@ -1,0 +1,39 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using Comparator.Results;
+
+namespace Comparator.Running;
+
+/// <summary>
+/// The rules that say when a cell's figures should not be taken at face value. On a shared
+/// machine the driver competes with the server for the same cores, so these are part of the result.
+/// </summary>
+public static class CellFlags
+{
+    public const string Failed = "failed";
+    public const string ClientBound = "client-bound";
+    public const string MachineBound = "machine-bound";
+    public const string Noisy = "noisy";
+    public const string NoServerCpu = "no-server-cpu";
+    public const string NotMeasured = "not-measured";
+
+    /// <summary>The driver used this share of one core or more.</summary>
+    public const double ClientBoundShare = 0.90;
+    /// <summary>Driver plus server used this share of all cores or more.</summary>
+    public const double MachineBoundShare = 0.90;
+    /// <summary>Coefficient of variation of requests/s across repeats above which a cell is noisy.</summary>
+    public const double NoisyCv = 0.10;
+
+    public static IReadOnlyList<string> For(IReadOnlyList<Measurement> repeats, int logicalCores)
+    {
+        var flags = new List<string>();
+        if (repeats.Any(r => r.Failed > 0)) flags.Add(Failed);
+        if (repeats.Any(r => r.ElapsedSeconds > 0 && r.ClientCpuSeconds / r.ElapsedSeconds >= ClientBoundShare)) flags.Add(ClientBound);
+        if (repeats.Any(r => r.ServerCpuSeconds is double s && r.ElapsedSeconds > 0 &&
+                             (s + r.ClientCpuSeconds) / r.ElapsedSeconds >= MachineBoundShare * logicalCores)) flags.Add(MachineBound);
+        if (Statistics.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()) > NoisyCv) flags.Add(Noisy);
+        if (repeats.Count > 0 && repeats.All(r => r.ServerCpuSeconds is null)) flags.Add(NoServerCpu);
+        return flags;
+    }
+}

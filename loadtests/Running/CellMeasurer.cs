@@ -1,0 +1,70 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Drivers;
+using Comparator.Measuring;
+using Comparator.Results;
+
+namespace Comparator.Running;
+
+/// <summary>
+/// Measures one cell: a discarded warm-up, then the repeats, each with the server's CPU time taken
+/// from /proc over exactly that window and the driver's own CPU time over the same window.
+/// </summary>
+public sealed class CellMeasurer
+{
+    private readonly ILoadDriver _driver;
+    private readonly RunOptions _options;
+
+    public CellMeasurer(ILoadDriver driver, RunOptions options)
+    {
+        _driver = driver;
+        _options = options;
+    }
+
+    /// <param name="serverPid">The target's process, or null for an external target (no CPU figures).</param>
+    public async Task<IReadOnlyList<Measurement>> MeasureAsync(LoadRequest request, int concurrency, int? serverPid, CancellationToken cancellationToken)
+    {
+        using var session = _driver.Open(request, concurrency, _options.KeepAlive, _options.RequestTimeout);
+        if (_options.Warmup > TimeSpan.Zero) await session.RunAsync(_options.Warmup, cancellationToken);
+
+        var repeats = new List<Measurement>();
+        for (var i = 0; i < _options.Repeat && !cancellationToken.IsCancellationRequested; i++)
+        {
+            var serverCpuBefore = serverPid is int p ? ProcessSampler.CpuSeconds(p) : null;
+            var clientCpuBefore = Process.GetCurrentProcess().TotalProcessorTime;
+            var window = await session.RunAsync(_options.Duration, cancellationToken);
+            var clientCpu = (Process.GetCurrentProcess().TotalProcessorTime - clientCpuBefore).TotalSeconds;
+            var serverCpuAfter = serverPid is int q ? ProcessSampler.CpuSeconds(q) : null;
+            var rss = serverPid is int r ? ProcessSampler.PeakRssMb(r) : null;
+            repeats.Add(ToMeasurement(window, serverCpuAfter - serverCpuBefore, rss, clientCpu));
+        }
+        return repeats;
+    }
+
+    public static Measurement ToMeasurement(DriverWindow w, double? serverCpuSeconds, double? serverPeakRssMb, double clientCpuSeconds)
+    {
+        var latencies = w.SortedLatenciesMs;
+        var succeeded = w.Requests - w.Failed;
+        return new Measurement(
+            w.Requests, w.Failed, w.Non2xx, w.Errors, w.Timeouts, w.ElapsedSeconds,
+            RequestsPerSecond: w.ElapsedSeconds > 0 ? succeeded / w.ElapsedSeconds : 0,
+            LatencyMeanMs: latencies.Length > 0 ? latencies.Average() : 0,
+            LatencyP50Ms: Statistics.Percentile(latencies, 50),
+            LatencyP90Ms: Statistics.Percentile(latencies, 90),
+            LatencyP99Ms: Statistics.Percentile(latencies, 99),
+            LatencyMaxMs: latencies.Length > 0 ? latencies[^1] : 0,
+            w.BytesReceived, w.BytesSent, w.BodyBytesReceived,
+            serverCpuSeconds, serverPeakRssMb, clientCpuSeconds, w.FailureSamples);
+    }
+
+    /// <summary>
+    /// The repeat whose requests/s is the median (the lower middle for an even count). Every
+    /// figure of a summary row then comes from one real window, so per-request ratios stay exact.
+    /// </summary>
+    public static Measurement MedianRepeat(IReadOnlyList<Measurement> repeats) =>
+        repeats.OrderBy(r => r.RequestsPerSecond).ElementAt((repeats.Count - 1) / 2);
+}

@@ -1,0 +1,45 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using System.Reflection;
+using System.Runtime.InteropServices;
+using Comparator.Results;
+
+namespace Comparator.Running;
+
+/// <summary>Where a run ran: the facts a reader needs to judge whether two runs can be compared.</summary>
+public static class MachineDescription
+{
+    public static MachineInfo Current() => new(
+        Environment.MachineName,
+        RuntimeInformation.OSDescription,
+        CpuModel(),
+        Environment.ProcessorCount,
+        RuntimeInformation.FrameworkDescription,
+        Packages());
+
+    private static string CpuModel()
+    {
+        try
+        {
+            var line = File.ReadLines("/proc/cpuinfo").FirstOrDefault(l => l.StartsWith("model name", StringComparison.Ordinal));
+            if (line is not null) return line[(line.IndexOf(':') + 1)..].Trim();
+        }
+        catch (IOException) { }
+        return RuntimeInformation.ProcessArchitecture.ToString();
+    }
+
+    /// <summary>Versions of the assemblies that shape the figures, as loaded.</summary>
+    private static IReadOnlyDictionary<string, string> Packages()
+    {
+        var result = new SortedDictionary<string, string>(StringComparer.Ordinal);
+        foreach (var type in new[] { typeof(Newtonsoft.Json.JsonConvert), typeof(System.Net.Http.SocketsHttpHandler) })
+        {
+            var asm = type.Assembly;
+            var version = asm.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? asm.GetName().Version?.ToString() ?? "?";
+            result[asm.GetName().Name!] = version.Split('+')[0];
+        }
+        return result;
+    }
+}

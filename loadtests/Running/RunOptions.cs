@@ -1,0 +1,46 @@
+using System;
+using System.Collections.Generic;
+using Comparator.Contracts;
+using Comparator.Results;
+using Comparator.Targets;
+
+namespace Comparator.Running;
+
+/// <summary>A payload as the run uses it: its label and source for the results, its bytes for the driver.</summary>
+public sealed record Payload(PayloadSpec Spec, byte[] Bytes);
+
+/// <summary>Where a target comes from: started by us from the catalogue, or already running at a URL.</summary>
+public sealed record TargetPlan(string Name, TargetDefinition? Definition, Uri? ExternalUrl)
+{
+    public bool IsExternal => ExternalUrl is not null;
+}
+
+/// <summary>Everything `run` was asked to do, validated.</summary>
+public sealed record RunOptions(
+    IReadOnlyList<TargetPlan> Targets,
+    IReadOnlyList<TargetDefinition> Unavailable,
+    IReadOnlyList<EndpointSpec> Endpoints,
+    IReadOnlyList<Payload> Sizes,
+    IReadOnlyList<int> Concurrency,
+    bool KeepAlive,
+    TimeSpan Warmup,
+    TimeSpan Duration,
+    int Repeat,
+    int JsonItems,
+    string BaselineTarget,
+    string OutDirectory,
+    TimeSpan RequestTimeout)
+{
+    public int CellCount
+    {
+        get
+        {
+            var perTarget = 0;
+            foreach (var e in Endpoints) perTarget += (e.SendsBody ? Sizes.Count : 1) * Concurrency.Count;
+            return perTarget * Targets.Count;
+        }
+    }
+
+    /// <summary>Seconds of load the run will put on, without start-up and verification.</summary>
+    public double LoadSeconds => CellCount * (Warmup.TotalSeconds + Repeat * Duration.TotalSeconds);
+}
