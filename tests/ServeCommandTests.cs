@@ -15,25 +15,13 @@ namespace Comparator.Tests;
 /// <summary>The comparator's serve command as a user runs it: a real process, its stdout, a signal.</summary>
 public sealed class ServeCommandTests
 {
-    private static readonly TimeSpan Patience = TimeSpan.FromSeconds(60);
-
-    private static Process StartComparator(params string[] args)
-    {
-        var layout = BuildLayout.Discover();
-        var dll = Path.Combine(layout.RepositoryRoot, "artifacts", "bin", "Comparator", layout.Configuration.ToLowerInvariant(), "comparator.dll");
-        var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        info.ArgumentList.Add(dll);
-        foreach (var a in args) info.ArgumentList.Add(a);
-        return Process.Start(info)!;
-    }
-
     [Fact]
     public async Task Serve_prints_a_url_per_target_then_ready_and_stops_every_target_on_sigterm()
     {
-        using var comparator = StartComparator("serve");
+        using var comparator = ComparatorProcess.Start("serve");
         var lines = new List<string>();
         string? line;
-        while ((line = await comparator.StandardOutput.ReadLineAsync().WaitAsync(Patience)) != "ready")
+        while ((line = await comparator.StandardOutput.ReadLineAsync().WaitAsync(ComparatorProcess.Patience)) != "ready")
         {
             Assert.NotNull(line); // the process ended before "ready"
             lines.Add(line!);
@@ -54,7 +42,7 @@ public sealed class ServeCommandTests
         }
 
         kill(comparator.Id, 15);
-        await comparator.WaitForExitAsync().WaitAsync(Patience);
+        await comparator.WaitForExitAsync().WaitAsync(ComparatorProcess.Patience);
 
         Assert.Equal(0, comparator.ExitCode);
         Assert.All(pids, pid => Assert.False(Directory.Exists($"/proc/{pid}"), $"target process {pid} outlived serve"));
@@ -63,9 +51,9 @@ public sealed class ServeCommandTests
     [Fact]
     public async Task Serve_with_an_unknown_target_exits_2_with_one_line()
     {
-        using var comparator = StartComparator("serve", "--targets", "kestrel,nosuch");
-        var stderr = await comparator.StandardError.ReadToEndAsync().WaitAsync(Patience);
-        await comparator.WaitForExitAsync().WaitAsync(Patience);
+        using var comparator = ComparatorProcess.Start("serve", "--targets", "kestrel,nosuch");
+        var stderr = await comparator.StandardError.ReadToEndAsync().WaitAsync(ComparatorProcess.Patience);
+        await comparator.WaitForExitAsync().WaitAsync(ComparatorProcess.Patience);
 
         Assert.Equal(2, comparator.ExitCode);
         Assert.Equal("error: serve: unknown target 'nosuch'; known: " + string.Join(", ", TargetCatalog.All.Select(t => t.Name)), stderr.Trim());

@@ -37,6 +37,7 @@ public sealed class HttpClientDriver : ILoadDriver
                 try
                 {
                     await socket.ConnectAsync(context.DnsEndPoint, cancellationToken);
+                    counters.AddConnection();
                     return new Measuring.CountingStream(new NetworkStream(socket, ownsSocket: true), counters);
                 }
                 catch

@@ -40,6 +40,7 @@ internal sealed class HttpClientSession : IDriverSession
     {
         var received = _counters.Received;
         var sent = _counters.Sent;
+        var connections = _counters.Connections;
         var start = Stopwatch.GetTimestamp();
         var deadline = start + (long)(duration.TotalSeconds * Stopwatch.Frequency);
         var workers = Enumerable.Range(0, _concurrency)
@@ -61,6 +62,7 @@ internal sealed class HttpClientSession : IDriverSession
             BytesReceived: _counters.Received - received,
             BytesSent: _counters.Sent - sent,
             BodyBytesReceived: tallies.Sum(t => t.BodyBytes),
+            ConnectionsOpened: _counters.Connections - connections,
             FailureSamples: tallies.SelectMany(t => t.Samples).Distinct().Take(MaxFailureSamples).ToList());
     }
 

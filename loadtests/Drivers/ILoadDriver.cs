@@ -43,4 +43,5 @@ public sealed record DriverWindow(
     long BytesReceived,
     long BytesSent,
     long BodyBytesReceived,
+    long ConnectionsOpened,
     IReadOnlyList<string> FailureSamples);

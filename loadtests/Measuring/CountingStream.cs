@@ -10,9 +10,15 @@ public sealed class ByteCounters
 {
     private long _received;
     private long _sent;
+    private long _connections;
 
     public long Received => Interlocked.Read(ref _received);
     public long Sent => Interlocked.Read(ref _sent);
+
+    /// <summary>Connections opened: more than the concurrency means the server (or keep-alive off) closed some.</summary>
+    public long Connections => Interlocked.Read(ref _connections);
+
+    internal void AddConnection() => Interlocked.Increment(ref _connections);
 
     internal void AddReceived(int n) => Interlocked.Add(ref _received, n);
     internal void AddSent(int n) => Interlocked.Add(ref _sent, n);

@@ -45,6 +45,7 @@ public sealed record Measurement(
     long BytesReceived,
     long BytesSent,
     long BodyBytesReceived,
+    long ConnectionsOpened,
     double? ServerCpuSeconds,
     double? ServerPeakRssMb,
     double ClientCpuSeconds,

@@ -57,7 +57,7 @@ public sealed class CellMeasurer
             LatencyP90Ms: Statistics.Percentile(latencies, 90),
             LatencyP99Ms: Statistics.Percentile(latencies, 99),
             LatencyMaxMs: latencies.Length > 0 ? latencies[^1] : 0,
-            w.BytesReceived, w.BytesSent, w.BodyBytesReceived,
+            w.BytesReceived, w.BytesSent, w.BodyBytesReceived, w.ConnectionsOpened,
             serverCpuSeconds, serverPeakRssMb, clientCpuSeconds, w.FailureSamples);
     }
 

@@ -1,0 +1,118 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using Comparator.Reports;
+using Comparator.Results;
+using Comparator.Running;
+using Comparator.Verification;
+using Xunit;
+
+namespace Comparator.Tests;
+
+/// <summary>The result model on its own: round-trip, schema version, the rules that flag cells.</summary>
+public sealed class ResultsTests
+{
+    private static Measurement Window(double rps, double clientCpu = 0.1, double? serverCpu = 0.2, long failed = 0, double elapsed = 1.0) =>
+        new((long)(rps * elapsed) + failed, failed, 0, 0, 0, elapsed, rps, 1, 1, 2, 3, 4, 1000, 500, 800, 100, serverCpu, 50, clientCpu, Array.Empty<string>());
+
+    public static RunResult Sample()
+    {
+        var spec = new RunSpec(new[] { "kestrel" }, new[] { "echo-post" }, new[] { new PayloadSpec("500B", 500, "payloads/payload-500B.txt") },
+            new[] { 100 }, true, 2, 4, 3, 3, "kestrel", "httpclient", "test driver",
+            new MachineInfo("m", "Linux", "cpu", 2, ".NET 10", new Dictionary<string, string> { ["Newtonsoft.Json"] = "13.0.3" }));
+        var repeats = new[] { Window(1000), Window(1100), Window(900) };
+        var cell = new CellResult(new CellKey("kestrel", "echo-post", 500, 100, "httpclient"), ".NET 10", "500B", true, repeats,
+            CellMeasurer.MedianRepeat(repeats), 900, 1100, 0, 0, CellFlags.For(repeats, 2), null);
+        return new RunResult(RunResult.CurrentSchemaVersion, spec, DateTimeOffset.Parse("2026-11-22T10:00:00Z"), DateTimeOffset.Parse("2026-11-22T10:01:00Z"), false,
+            new[] { new TargetInfo("kestrel", "bare", ".NET 10", "Kestrel", "http://127.0.0.1:1", false, true, null) },
+            new[] { new Check("kestrel", "echo-post", true, 200, "content-length", 617, "ok") }, new[] { cell });
+    }
+
+    [Fact]
+    public void Results_json_round_trips_and_carries_its_schema_version()
+    {
+        var json = ResultStore.Serialize(Sample());
+        var back = ResultStore.Deserialize(json, "sample");
+
+        Assert.Contains("\"schemaVersion\": 1", json);
+        Assert.Equal(json, ResultStore.Serialize(back));
+        Assert.Equal(1000, back.Cells[0].Summary!.RequestsPerSecond);
+        Assert.Equal(3, back.Cells[0].Repeats.Count);
+    }
+
+    [Theory]
+    [InlineData("{\"schemaVersion\": 99, \"cells\": []}", "schema version 99")]
+    [InlineData("{\"cells\": []}", "schema version none")]
+    [InlineData("not json at all", "is not JSON")]
+    public void A_foreign_or_corrupt_results_file_is_refused_with_one_line(string content, string expected)
+    {
+        var e = Assert.Throws<InvalidDataException>(() => ResultStore.Deserialize(content, "old.json"));
+        Assert.Contains(expected, e.Message);
+        Assert.StartsWith("old.json", e.Message);
+    }
+
+    [Fact]
+    public void The_summary_is_the_median_repeat_and_failures_are_totals()
+    {
+        var repeats = new[] { Window(1000), Window(3000, failed: 2), Window(2000) };
+        Assert.Equal(2000, CellMeasurer.MedianRepeat(repeats).RequestsPerSecond);
+        Assert.Contains(CellFlags.Failed, CellFlags.For(repeats, 2));
+    }
+
+    [Fact]
+    public void A_driver_at_90_percent_of_a_core_is_client_bound()
+    {
+        Assert.Contains(CellFlags.ClientBound, CellFlags.For(new[] { Window(1000, clientCpu: 0.9) }, 2));
+        Assert.DoesNotContain(CellFlags.ClientBound, CellFlags.For(new[] { Window(1000, clientCpu: 0.89) }, 2));
+    }
+
+    [Fact]
+    public void Driver_and_server_at_90_percent_of_all_cores_is_machine_bound()
+    {
+        Assert.Contains(CellFlags.MachineBound, CellFlags.For(new[] { Window(1000, clientCpu: 0.8, serverCpu: 1.0) }, 2));
+        Assert.DoesNotContain(CellFlags.MachineBound, CellFlags.For(new[] { Window(1000, clientCpu: 0.5, serverCpu: 1.0) }, 2));
+    }
+
+    [Fact]
+    public void Repeats_that_vary_more_than_10_percent_are_noisy()
+    {
+        Assert.Contains(CellFlags.Noisy, CellFlags.For(new[] { Window(1000), Window(1300), Window(800) }, 2));
+        Assert.DoesNotContain(CellFlags.Noisy, CellFlags.For(new[] { Window(1000), Window(1050), Window(980) }, 2));
+    }
+
+    [Fact]
+    public void An_external_target_has_no_server_cpu_and_says_so()
+    {
+        var repeats = new[] { Window(1000, serverCpu: null) };
+        Assert.Contains(CellFlags.NoServerCpu, CellFlags.For(repeats, 2));
+        Assert.Null(repeats[0].ServerCpuUsPerRequest);
+    }
+
+    [Theory]
+    [InlineData(new double[] { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, 50, 5)]
+    [InlineData(new double[] { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, 90, 9)]
+    [InlineData(new double[] { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, 99, 10)]
+    [InlineData(new double[] { 7 }, 99, 7)]
+    [InlineData(new double[0], 50, 0)]
+    public void Percentiles_use_the_nearest_rank(double[] sorted, double percent, double expected) =>
+        Assert.Equal(expected, Statistics.Percentile(sorted, percent));
+
+    [Fact]
+    public void Csv_and_markdown_hold_every_cell_in_invariant_numbers()
+    {
+        var previous = System.Globalization.CultureInfo.CurrentCulture;
+        System.Globalization.CultureInfo.CurrentCulture = new System.Globalization.CultureInfo("de-DE"); // decimal comma
+        try
+        {
+            var csv = CsvReport.Render(Sample()).Split('\n', StringSplitOptions.RemoveEmptyEntries);
+            var md = MarkdownReport.Render(Sample());
+            Assert.Equal(2, csv.Length);
+            Assert.StartsWith("kestrel,.NET 10,echo-post,500,100,true,httpclient,1000,0,0,", csv[1]);
+            Assert.Contains("| echo-post | 500B | 100 | httpclient | 1000 | 900-1100 |", md);
+        }
+        finally
+        {
+            System.Globalization.CultureInfo.CurrentCulture = previous;
+        }
+    }
+}

@@ -1,0 +1,99 @@
+using System;
+using System.IO;
+using System.Linq;
+using System.Threading.Tasks;
+using Comparator.Reports;
+using Comparator.Targets;
+using Xunit;
+
+namespace Comparator.Tests;
+
+/// <summary>`run` as a user runs it: a real comparator process against real targets.</summary>
+public sealed class RunCommandTests : IDisposable
+{
+    private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-results-");
+
+    public void Dispose() => _out.Delete(recursive: true);
+
+    [Fact]
+    public async Task Run_quick_measures_every_cell_of_every_target_and_writes_json_csv_and_markdown()
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--quick", "--out", _out.FullName);
+
+        Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+        var runDir = Assert.Single(_out.GetDirectories());
+        Assert.Equal(new[] { "report.md", "results.csv", "results.json" }, runDir.GetFiles().Select(f => f.Name).OrderBy(n => n));
+
+        var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(runDir.FullName, "results.json")), "results.json");
+        var available = TargetCatalog.Available.Select(t => t.Name).ToList();
+        const int cellsPerTarget = 2 + 2 * 3; // time, json, and the two echoes at 500B, 4KB, 64KB
+        Assert.Equal(available.Count * cellsPerTarget, run.Cells.Count);
+        Assert.All(run.Cells, c => Assert.True(c.Summary is { Requests: > 0, ServerCpuSeconds: not null }, $"{c.Key}: no figures"));
+        Assert.All(run.Cells, c => Assert.Single(c.Repeats));
+        Assert.Contains(run.Targets, t => t.Name == "wcf" && !t.Measured && t.NotMeasuredReason!.Contains("CoreWCF"));
+
+        var csv = File.ReadAllLines(Path.Combine(runDir.FullName, "results.csv"));
+        Assert.StartsWith("target,runtime,endpoint,size_bytes,concurrency,keep_alive,driver,requests,failed,non_2xx,", csv[0]);
+        foreach (var column in new[] { "rps", "rps_min", "rps_max", "time_per_request_ms", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_max_ms",
+                     "bytes_received", "bytes_sent", "body_bytes_received", "transfer_kbps_received", "server_cpu_us_per_request", "server_peak_rss_mb", "client_cpu_seconds", "flags" })
+            Assert.Contains(column, csv[0].Split(','));
+        Assert.Equal(run.Cells.Count + 1, csv.Length);
+
+        foreach (var target in available) Assert.Contains(target + " req/s", stdout);
+        Assert.Contains("results: " + runDir.FullName, stdout);
+    }
+
+    [Fact]
+    public async Task A_target_that_fails_verification_is_not_measured_and_the_exit_code_is_1()
+    {
+        using var bad = new FaultyServer(FaultyServer.Mode.Status500);
+        var (exit, stdout, _) = await ComparatorProcess.RunAsync("run", "--quick", "--target", "bad=" + bad.BaseUrl, "--endpoints", "time", "--out", _out.FullName);
+
+        Assert.Equal(1, exit);
+        Assert.Contains("not measured: bad: verification failed: time: status 500", stdout);
+        var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.json")), "results.json");
+        Assert.All(run.Cells, c => Assert.Null(c.Summary));
+    }
+
+    [Fact]
+    public async Task Failed_requests_under_load_are_counted_in_the_results_and_the_exit_code_is_1()
+    {
+        // Healthy for the four verification requests, then every echo is wrong.
+        using var flaky = new FaultyServer(FaultyServer.Mode.WrongEcho, healthyRequests: 4);
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--quick", "--warmup", "0", "--target", "flaky=" + flaky.BaseUrl,
+            "--endpoints", "echo-post", "--sizes", "500", "--concurrency", "4", "--out", _out.FullName);
+
+        Assert.True(exit == 1, $"exit {exit}\n{stdout}\n{stderr}");
+        var csv = File.ReadAllLines(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.csv"));
+        var header = csv[0].Split(',');
+        var row = csv[1].Split(',');
+        Assert.True(long.Parse(row[Array.IndexOf(header, "failed")]) > 0);
+        Assert.Equal(row[Array.IndexOf(header, "requests")], row[Array.IndexOf(header, "failed")]);
+        Assert.Contains("failed", row[Array.IndexOf(header, "flags")]);
+        Assert.Contains("no-server-cpu", row[Array.IndexOf(header, "flags")]);
+    }
+
+    [Theory]
+    [InlineData("run: 'abc' is neither a size", "--sizes", "abc")]
+    [InlineData("run: --duration takes a positive duration", "--duration", "-1s")]
+    [InlineData("run: --duration takes a positive duration", "--duration", "0")]
+    [InlineData("run: unknown endpoint 'nope'", "--endpoints", "time,nope")]
+    [InlineData("run: --concurrency takes a whole number", "--concurrency", "0")]
+    [InlineData("run: --keep-alive takes true or false", "--keep-alive", "maybe")]
+    [InlineData("run: unknown target 'nosuch'", "--targets", "nosuch")]
+    [InlineData("run: --repeat takes a whole number", "--repeat", "-3")]
+    [InlineData("run: unknown option '--frobnicate'", "--frobnicate", "1")]
+    [InlineData("run: --target needs NAME=http://HOST:PORT", "--target", "nourl")]
+    [InlineData("run: 'missing-file.xml' is neither a size", "--sizes", "missing-file.xml")]
+    public async Task Bad_arguments_exit_2_with_one_line_and_no_stack_trace(string expected, string option, string value)
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", option, value, "--out", _out.FullName);
+
+        Assert.Equal(2, exit);
+        var line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains(expected.Replace("run: --target needs", "--target needs"), line);
+        Assert.DoesNotContain("   at ", stderr);
+        Assert.Equal("", stdout);
+        Assert.Empty(_out.GetDirectories());
+    }
+}
