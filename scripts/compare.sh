@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The main job on a fresh machine: build, then start every target that can run here on loopback
-# and verify it. Extra arguments go to the comparator, e.g. `scripts/compare.sh serve`.
+# The main job on a fresh machine: build, then the default comparison (run) of every target that
+# runs here, on loopback. Extra arguments go to the comparator, e.g. `scripts/compare.sh run --quick`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh

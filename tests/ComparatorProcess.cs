@@ -21,6 +21,17 @@ public static class ComparatorProcess
         return Process.Start(info)!;
     }
 
+    /// <summary>Kills the process and its targets if a test ends before it did.</summary>
+    public static IDisposable KillOnDispose(Process process) => new Killer(process);
+
+    private sealed class Killer(Process process) : IDisposable
+    {
+        public void Dispose()
+        {
+            try { if (!process.HasExited) process.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+        }
+    }
+
     /// <summary>Runs to the end and returns exit code, stdout and stderr.</summary>
     public static async Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(params string[] args)
     {

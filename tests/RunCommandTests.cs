@@ -73,6 +73,35 @@ public sealed class RunCommandTests : IDisposable
         Assert.Contains("no-server-cpu", row[Array.IndexOf(header, "flags")]);
     }
 
+    [Fact]
+    public async Task Sigterm_mid_run_stops_the_load_and_the_target_and_writes_partial_results()
+    {
+        using var comparator = ComparatorProcess.Start("run", "--targets", "kestrel", "--endpoints", "time", "--warmup", "0",
+            "--duration", "60s", "--out", _out.FullName);
+        using var cleanup = ComparatorProcess.KillOnDispose(comparator);
+        string? line;
+        do line = await comparator.StandardError.ReadLineAsync().WaitAsync(ComparatorProcess.Patience);
+        while (line is not null && !line.Contains("[1/1]")); // the cell's load has started
+        var stdout = comparator.StandardOutput.ReadToEndAsync();
+
+        kill(comparator.Id, 15);
+        await comparator.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30)); // far less than the 60 s cell
+
+        Assert.Equal(1, comparator.ExitCode);
+        Assert.Contains("(PARTIAL)", await stdout);
+        var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.json")), "results.json");
+        Assert.True(run.Partial);
+        var kestrelUrl = new Uri(run.Targets.Single(t => t.Name == "kestrel").BaseUrl!);
+        await Assert.ThrowsAnyAsync<System.Net.Sockets.SocketException>(async () =>
+        {
+            using var probe = new System.Net.Sockets.TcpClient();
+            await probe.ConnectAsync(kestrelUrl.Host, kestrelUrl.Port); // the target was stopped
+        });
+    }
+
+    [System.Runtime.InteropServices.DllImport("libc", SetLastError = true)]
+    private static extern int kill(int pid, int sig);
+
     [Theory]
     [InlineData("run: 'abc' is neither a size", "--sizes", "abc")]
     [InlineData("run: --duration takes a positive duration", "--duration", "-1s")]

@@ -28,21 +28,15 @@ public static class RunCommand
     {
         var layout = BuildLayout.Discover();
         var options = RunOptionsParser.Parse(args, layout);
-        var progress = new LineProgress();
+        IRunProgress progress = new LineProgress();
 
-        using var stop = new CancellationTokenSource();
-        void OnSignal(PosixSignalContext c)
-        {
-            c.Cancel = true;
-            if (!stop.IsCancellationRequested) progress.Message($"run: {c.Signal}: stopping; what was measured will be written, marked partial");
-            stop.Cancel();
-        }
-        using var onInt = PosixSignalRegistration.Create(PosixSignal.SIGINT, OnSignal);
-        using var onTerm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, OnSignal);
+        using var stop = new StopSignals("run", "stopping; what was measured will be written, marked partial");
 
         progress.Message($"run: {options.CellCount} cells, about {options.LoadSeconds:0} s of load with driver {HttpClientDriver.DriverName}");
         var driver = new HttpClientDriver();
-        var run = await new RunOrchestrator(options, driver, new TargetLauncher(layout), progress).RunAsync(stop.Token);
+        var launcher = new TargetLauncher(layout);
+        Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, driver, launcher, p).RunAsync(stop.Token);
+        var run = SpectreProgress.Usable ? await SpectreProgress.RunAsync(options.CellCount, Run) : await Run(progress);
         var directory = RunDirectory.Write(run, options.OutDirectory);
 
         Console.WriteLine();

@@ -26,10 +26,7 @@ public static class ServeCommand
                 Console.Error.WriteLine($"note: {missing.Name} not started: {missing.UnavailableReason}");
         var switches = new ServiceSwitches(options.Flag("--server-header"), options.PositiveLong("--max-body-bytes"));
 
-        using var stop = new CancellationTokenSource();
-        void OnSignal(PosixSignalContext c) { c.Cancel = true; Console.Error.WriteLine($"serve: {c.Signal}, stopping the targets"); stop.Cancel(); }
-        using var onInt = PosixSignalRegistration.Create(PosixSignal.SIGINT, OnSignal);
-        using var onTerm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, OnSignal);
+        using var stop = new StopSignals("serve", "stopping the targets");
 
         var launcher = new TargetLauncher(BuildLayout.Discover());
         var running = new List<RunningTarget>();

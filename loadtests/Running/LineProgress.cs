@@ -14,9 +14,9 @@ public sealed class LineProgress : IRunProgress
     public void Message(string line) => _out.WriteLine(line);
 
     public void CellStarted(int index, int total, string label, double secondsLeft) =>
-        _out.Write(string.Create(CultureInfo.InvariantCulture, $"[{index}/{total}] {label} (about {Format(secondsLeft)} of load left) ... "));
+        _out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[{index}/{total}] {label}: measuring (about {Format(secondsLeft)} of load left)"));
 
-    public void CellFinished(string label, string outcome) => _out.WriteLine(outcome);
+    public void CellFinished(string label, string outcome) => _out.WriteLine($"      {label}: {outcome}");
 
     private static string Format(double seconds) =>
         seconds >= 60 ? $"{(int)(seconds / 60)}m{(int)(seconds % 60):00}s" : $"{Math.Ceiling(seconds):0}s";
