@@ -12,6 +12,7 @@ public static class Program
         "usage: comparator COMMAND [options]\n" +
         "  " + RunCommand.Usage + "\n" +
         "  " + ServeCommand.Usage + "\n" +
+        "  " + BenchDriverCommand.Usage + "\n" +
         "  " + VerifyCommand.Usage + "\n" +
         "  " + PayloadsCommand.Usage + "\n" +
         "  targets                                list every target, its stack, runtime and server, and whether it runs here";
@@ -26,6 +27,7 @@ public static class Program
             {
                 case "run": return await RunCommand.RunAsync(rest);
                 case "serve": return await ServeCommand.RunAsync(rest);
+                case "bench-driver": return await BenchDriverCommand.RunAsync(rest);
                 case "verify": return await VerifyCommand.RunAsync(rest);
                 case "targets": return TargetsCommand.Run(rest);
                 case "payloads": return PayloadsCommand.Run(rest);
@@ -33,10 +35,15 @@ public static class Program
                     Console.WriteLine(Usage);
                     return ExitCodes.Success;
                 default:
-                    throw new UsageException($"unknown command '{command}'; commands: run, serve, verify, targets, payloads, help");
+                    throw new UsageException($"unknown command '{command}'; commands: run, serve, bench-driver, verify, targets, payloads, help");
             }
         }
         catch (UsageException e)
+        {
+            Console.Error.WriteLine("error: " + e.Message);
+            return ExitCodes.BadArguments;
+        }
+        catch (Measuring.ToolMissingException e)
         {
             Console.Error.WriteLine("error: " + e.Message);
             return ExitCodes.BadArguments;

@@ -3,5 +3,6 @@
 # runs here, on loopback. Extra arguments go to the comparator, e.g. `scripts/compare.sh run --quick`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/prerequisites.sh
 bash scripts/build.sh
 exec dotnet artifacts/bin/Comparator/release/comparator.dll "$@"

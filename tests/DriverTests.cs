@@ -4,6 +4,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Contracts;
 using Comparator.Drivers;
+using Comparator.Results;
 using Comparator.Wire;
 using Xunit;
 
@@ -82,7 +83,7 @@ public sealed class DriverTests
         Assert.True(window.Requests > 0);
         Assert.Equal(window.Requests, window.Failed);
         Assert.Equal(window.Requests, window.Non2xx);
-        Assert.Empty(window.SortedLatenciesMs);
+        Assert.Equal(LatencySummary.Empty, window.Latency);
         Assert.Contains("status 500", window.FailureSamples);
     }
 
@@ -115,6 +116,6 @@ public sealed class DriverTests
 
         Assert.True(window.Errors > 0);
         Assert.Equal(window.Requests, window.Failed);
-        Assert.Empty(window.SortedLatenciesMs);
+        Assert.Equal(LatencySummary.Empty, window.Latency);
     }
 }

@@ -13,12 +13,13 @@ namespace Comparator.Tests;
 public sealed class ResultsTests
 {
     private static Measurement Window(double rps, double clientCpu = 0.1, double? serverCpu = 0.2, long failed = 0, double elapsed = 1.0) =>
-        new((long)(rps * elapsed) + failed, failed, 0, 0, 0, elapsed, rps, 1, 1, 2, 3, 4, 1000, 500, 800, 100, serverCpu, 50, clientCpu, Array.Empty<string>());
+        new((long)(rps * elapsed) + failed, failed, 0, 0, 0, elapsed, rps, 1, 1, 2, 3, 4, 1000, 500, 800, 100, serverCpu, 50, clientCpu,
+            Array.Empty<string>(), Array.Empty<string>());
 
     public static RunResult Sample()
     {
         var spec = new RunSpec(new[] { "kestrel" }, new[] { "echo-post" }, new[] { new PayloadSpec("500B", 500, "payloads/payload-500B.txt") },
-            new[] { 100 }, true, 2, 4, 3, 3, "kestrel", "httpclient", "test driver",
+            new[] { 100 }, true, 2, 4, 3, 3, "kestrel", new[] { new DriverInfo("httpclient", "test driver") }, null,
             new MachineInfo("m", "Linux", "cpu", 2, ".NET 10", new Dictionary<string, string> { ["Newtonsoft.Json"] = "13.0.3" }));
         var repeats = new[] { Window(1000), Window(1100), Window(900) };
         var cell = new CellResult(new CellKey("kestrel", "echo-post", 500, 100, "httpclient"), ".NET 10", "500B", true, repeats,
@@ -95,7 +96,7 @@ public sealed class ResultsTests
     [InlineData(new double[] { 7 }, 99, 7)]
     [InlineData(new double[0], 50, 0)]
     public void Percentiles_use_the_nearest_rank(double[] sorted, double percent, double expected) =>
-        Assert.Equal(expected, Statistics.Percentile(sorted, percent));
+        Assert.Equal(expected, LatencySummary.Percentile(sorted, percent));
 
     [Fact]
     public void Csv_and_markdown_hold_every_cell_in_invariant_numbers()

@@ -44,6 +44,29 @@ public sealed class RunCommandTests : IDisposable
     }
 
     [Fact]
+    public async Task Run_with_every_driver_writes_one_row_per_cell_per_driver_with_flags_and_reasons()
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--quick", "--driver", "all", "--targets", "kestrel",
+            "--endpoints", "time,echo-put", "--sizes", "500", "--out", _out.FullName);
+
+        Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+        var csv = File.ReadAllLines(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.csv"));
+        var header = csv[0].Split(',');
+        var rows = csv.Skip(1).Select(l => l.Split(',')).ToList();
+        string Col(string[] row, string name) => row[Array.IndexOf(header, name)];
+
+        Assert.Equal(2 * 3, rows.Count);
+        Assert.Equal(new[] { "ab", "httpclient", "wrk" }, rows.Select(r => Col(r, "driver")).Distinct().OrderBy(d => d));
+        var abPut = rows.Single(r => Col(r, "driver") == "ab" && Col(r, "endpoint") == "echo-put");
+        Assert.Equal("n/a", Col(abPut, "flags"));
+        Assert.Contains("HTTP/1.0", Col(abPut, "not_measured_reason"));
+        var wrkTime = rows.Single(r => Col(r, "driver") == "wrk" && Col(r, "endpoint") == "time");
+        Assert.Equal("n/a", Col(wrkTime, "bytes_sent"));
+        Assert.True(double.Parse(Col(wrkTime, "client_cpu_seconds"), System.Globalization.CultureInfo.InvariantCulture) > 0, "wrk's CPU was not measured");
+        Assert.Contains("httpclient req/s", stdout); // the drivers view
+    }
+
+    [Fact]
     public async Task A_target_that_fails_verification_is_not_measured_and_the_exit_code_is_1()
     {
         using var bad = new FaultyServer(FaultyServer.Mode.Status500);

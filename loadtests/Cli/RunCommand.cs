@@ -22,7 +22,7 @@ public static class RunCommand
     public const string Usage =
         "run [--targets all|NAME,NAME | --target NAME=URL] [--endpoints time,json,echo-post,echo-put] [--sizes 500,4KB,64KB|FILE]\n" +
         "      [--concurrency 100[,N...]] [--keep-alive true|false] [--warmup 2s] [--duration 4s] [--repeat 3] [--json-items 3]\n" +
-        "      [--baseline-target webapi] [--out results/] [--timeout 30s] [--quick]";
+        "      [--baseline-target webapi] [--out results/] [--timeout 30s] [--driver httpclient|ab|wrk|all] [--pin 0:1] [--quick]";
 
     public static async Task<int> RunAsync(IReadOnlyList<string> args)
     {
@@ -32,10 +32,12 @@ public static class RunCommand
 
         using var stop = new StopSignals("run", "stopping; what was measured will be written, marked partial");
 
-        progress.Message($"run: {options.CellCount} cells, about {options.LoadSeconds:0} s of load with driver {HttpClientDriver.DriverName}");
-        var driver = new HttpClientDriver();
-        var launcher = new TargetLauncher(layout);
-        Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, driver, launcher, p).RunAsync(stop.Token);
+        var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
+        options.Pin?.PinThisProcess();
+        progress.Message($"run: {options.CellCount} cells, about {options.LoadSeconds:0} s of load, driver {string.Join(", ", options.Drivers)}" +
+                         (options.Pin is null ? "" : $", {options.Pin}"));
+        var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus);
+        Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p).RunAsync(stop.Token);
         var run = SpectreProgress.Usable ? await SpectreProgress.RunAsync(options.CellCount, Run) : await Run(progress);
         var directory = RunDirectory.Write(run, options.OutDirectory);
 
@@ -43,7 +45,12 @@ public static class RunCommand
         Console.Write(SideBySide.Build(run).ToText());
         Console.WriteLine();
         foreach (var t in run.Targets.Where(t => !t.Measured)) Console.WriteLine($"not measured: {t.Name}: {t.NotMeasuredReason}");
-        Console.WriteLine($"driver: {run.Spec.Driver} ({run.Spec.DriverDescription})");
+        if (run.Spec.Drivers.Count > 1)
+        {
+            Console.WriteLine();
+            Console.Write(DriversView.Build(run).ToText());
+        }
+        foreach (var d in run.Spec.Drivers) Console.WriteLine($"driver {d.Name}: {d.Description}");
         Console.WriteLine($"results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");
         return ExitCode(run, options);
     }
@@ -53,7 +60,8 @@ public static class RunCommand
     {
         var asked = options.Targets.Select(t => t.Name).ToHashSet();
         var targetFailed = run.Targets.Any(t => asked.Contains(t.Name) && !t.Measured);
-        var cellFailed = run.Cells.Any(c => c.FailedTotal > 0 || (c.NotMeasuredReason is not null && asked.Contains(c.Key.Target)));
+        var cellFailed = run.Cells.Any(c => c.FailedTotal > 0 ||
+            (c.NotMeasuredReason is not null && asked.Contains(c.Key.Target) && !c.Flags.Contains(CellFlags.NotApplicable)));
         return targetFailed || cellFailed || run.Partial ? ExitCodes.Failed : ExitCodes.Success;
     }
 }

@@ -20,6 +20,8 @@ public sealed class HttpClientDriver : ILoadDriver
         "closed-loop HttpClient (SocketsHttpHandler) in the comparator's own process, bytes counted on each socket; " +
         "stands in for NBomber, which is not in this machine's NuGet source";
 
+    public string? CannotMeasure(LoadRequest request, bool keepAlive) => null;
+
     public IDriverSession Open(LoadRequest request, int concurrency, bool keepAlive, TimeSpan requestTimeout)
     {
         var counters = new Measuring.ByteCounters();

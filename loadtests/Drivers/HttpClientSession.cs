@@ -10,6 +10,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Contracts;
 using Comparator.Measuring;
+using Comparator.Results;
 
 namespace Comparator.Drivers;
 
@@ -41,6 +42,8 @@ internal sealed class HttpClientSession : IDriverSession
         var received = _counters.Received;
         var sent = _counters.Sent;
         var connections = _counters.Connections;
+        // The driver runs in this process, so its cost is this process's CPU over the window.
+        var cpuBefore = Process.GetCurrentProcess().TotalProcessorTime;
         var start = Stopwatch.GetTimestamp();
         var deadline = start + (long)(duration.TotalSeconds * Stopwatch.Frequency);
         var workers = Enumerable.Range(0, _concurrency)
@@ -48,6 +51,7 @@ internal sealed class HttpClientSession : IDriverSession
             .ToArray();
         var tallies = await Task.WhenAll(workers);
         var elapsed = Stopwatch.GetElapsedTime(start).TotalSeconds;
+        var cpu = (Process.GetCurrentProcess().TotalProcessorTime - cpuBefore).TotalSeconds;
 
         var latencies = tallies.SelectMany(t => t.LatenciesMs).ToArray();
         Array.Sort(latencies);
@@ -58,12 +62,14 @@ internal sealed class HttpClientSession : IDriverSession
             Errors: tallies.Sum(t => t.Errors),
             Timeouts: tallies.Sum(t => t.Timeouts),
             ElapsedSeconds: elapsed,
-            SortedLatenciesMs: latencies,
+            Latency: LatencySummary.FromSorted(latencies),
             BytesReceived: _counters.Received - received,
             BytesSent: _counters.Sent - sent,
             BodyBytesReceived: tallies.Sum(t => t.BodyBytes),
             ConnectionsOpened: _counters.Connections - connections,
-            FailureSamples: tallies.SelectMany(t => t.Samples).Distinct().Take(MaxFailureSamples).ToList());
+            ClientCpuSeconds: cpu,
+            FailureSamples: tallies.SelectMany(t => t.Samples).Distinct().Take(MaxFailureSamples).ToList(),
+            Limitations: Array.Empty<string>());
     }
 
     private async Task<Tally> WorkerAsync(long deadline, CancellationToken cancellationToken)

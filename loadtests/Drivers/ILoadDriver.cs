@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Threading;
 using System.Threading.Tasks;
+using Comparator.Results;
 
 namespace Comparator.Drivers;
 
@@ -17,7 +18,10 @@ public interface ILoadDriver
     /// <summary>One sentence on what the driver is, for the run spec and the reports.</summary>
     string Description { get; }
 
-    /// <summary>Opens a cell: a fresh connection pool for one request shape and concurrency.</summary>
+    /// <summary>Why this driver cannot measure an endpoint faithfully, or null when it can.</summary>
+    string? CannotMeasure(LoadRequest request, bool keepAlive);
+
+    /// <summary>Opens a cell: a fresh connection pool (or tool invocation) for one request shape and concurrency.</summary>
     IDriverSession Open(LoadRequest request, int concurrency, bool keepAlive, TimeSpan requestTimeout);
 }
 
@@ -31,7 +35,10 @@ public interface IDriverSession : IDisposable
     Task<DriverWindow> RunAsync(TimeSpan duration, CancellationToken cancellationToken);
 }
 
-/// <summary>What a driver saw in one window. Latencies are of successful requests only.</summary>
+/// <summary>
+/// What a driver saw in one window. A figure the driver cannot give is null, and
+/// <see cref="Limitations"/> says why: nothing is estimated to fill the gap.
+/// </summary>
 public sealed record DriverWindow(
     long Requests,
     long Failed,
@@ -39,9 +46,11 @@ public sealed record DriverWindow(
     long Errors,
     long Timeouts,
     double ElapsedSeconds,
-    double[] SortedLatenciesMs,
+    LatencySummary Latency,
     long BytesReceived,
-    long BytesSent,
-    long BodyBytesReceived,
-    long ConnectionsOpened,
-    IReadOnlyList<string> FailureSamples);
+    long? BytesSent,
+    long? BodyBytesReceived,
+    long? ConnectionsOpened,
+    double ClientCpuSeconds,
+    IReadOnlyList<string> FailureSamples,
+    IReadOnlyList<string> Limitations);

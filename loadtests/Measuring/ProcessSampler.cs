@@ -30,6 +30,23 @@ public static class ProcessSampler
         }
     }
 
+    /// <summary>User+system CPU seconds of this process's children that have exited and been reaped.</summary>
+    public static double? ReapedChildrenCpuSeconds()
+    {
+        try
+        {
+            var stat = File.ReadAllText("/proc/self/stat");
+            var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
+            var cutime = long.Parse(fields[13], CultureInfo.InvariantCulture); // field 16
+            var cstime = long.Parse(fields[14], CultureInfo.InvariantCulture); // field 17
+            return (cutime + cstime) / TicksPerSecond;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException)
+        {
+            return null;
+        }
+    }
+
     /// <summary>Peak resident set size (VmHWM) in MiB, or null if it cannot be read.</summary>
     public static double? PeakRssMb(int pid)
     {

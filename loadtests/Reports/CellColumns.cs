@@ -48,9 +48,20 @@ public static class CellColumns
         new("server_cpu_us_per_request", "µs", "server process CPU (user+system, /proc) over the window / successful requests", c => c.Summary?.ServerCpuUsPerRequest),
         new("server_peak_rss_mb", "MiB", "server peak resident set (VmHWM) at the end of the window", c => c.Summary?.ServerPeakRssMb),
         new("client_cpu_seconds", "s", "driver process CPU over the window", c => c.Summary?.ClientCpuSeconds),
-        new("flags", "", "failed, client-bound, machine-bound, noisy, no-server-cpu, not-measured", c => string.Join(' ', c.Flags)),
+        new("flags", "", "failed, client-bound, machine-bound, noisy, drivers-disagree, no-server-cpu, not-measured", c => string.Join(' ', c.Flags)),
+        new("limitations", "", "figures this driver cannot give (n/a in their columns) and why", c => c.Summary is { } s ? string.Join("; ", s.Limitations) : null),
         new("not_measured_reason", "", "why a cell has no figures", c => c.NotMeasuredReason),
     };
+
+    /// <summary>
+    /// A column's text for a cell: empty where the cell was not measured at all, "n/a" where it was
+    /// but the driver cannot give that figure (the limitations column says why).
+    /// </summary>
+    public static string FormatFor(CellResult cell, CellColumn column)
+    {
+        var value = column.Value(cell);
+        return value is null && cell.Summary is not null && column.Unit.Length > 0 ? "n/a" : Format(value);
+    }
 
     /// <summary>Invariant text for a value: integers as they are, other numbers to 3 decimals, null as empty.</summary>
     public static string Format(object? value) => value switch

@@ -12,7 +12,7 @@ public static class CsvReport
         var csv = new StringBuilder();
         csv.AppendLine(string.Join(',', CellColumns.All.Select(c => c.Name)));
         foreach (var cell in run.Cells)
-            csv.AppendLine(string.Join(',', CellColumns.All.Select(c => Escape(CellColumns.Format(c.Value(cell))))));
+            csv.AppendLine(string.Join(',', CellColumns.All.Select(c => Escape(CellColumns.FormatFor(cell, c)))));
         return csv.ToString();
     }
 

@@ -17,7 +17,8 @@ public static class MarkdownReport
         md.AppendLine();
         md.AppendLine(Invariant($"- started {run.StartedAt:u}, finished {run.FinishedAt:u}"));
         md.AppendLine($"- machine: {s.Machine.CpuModel}, {s.Machine.LogicalCores} logical cores, {s.Machine.OperatingSystem}; comparator on {s.Machine.DotNetRuntime}");
-        md.AppendLine($"- driver: {s.Driver}: {s.DriverDescription}");
+        foreach (var d in s.Drivers) md.AppendLine($"- driver {d.Name}: {d.Description}");
+        if (s.Pin is not null) md.AppendLine($"- pinned: {s.Pin}");
         md.AppendLine(Invariant($"- endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => $"{p.Label} ({p.Source})"))}; json items {s.JsonItems}"));
         md.AppendLine(Invariant($"- concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}; warm-up {s.WarmupSeconds:0.###} s (discarded); {s.Repeat} repeat(s) of {s.DurationSeconds:0.###} s, median shown"));
         md.AppendLine($"- baseline for ratios: {s.BaselineTarget}; packages: {string.Join(", ", s.Machine.Packages.Select(p => p.Key + " " + p.Value))}");
@@ -32,11 +33,18 @@ public static class MarkdownReport
         md.AppendLine();
         md.Append(SideBySide.Build(run).ToMarkdown());
         md.AppendLine();
+        if (s.Drivers.Count > 1)
+        {
+            md.AppendLine("## Drivers side by side");
+            md.AppendLine();
+            md.Append(DriversView.Build(run).ToMarkdown());
+            md.AppendLine();
+        }
         md.AppendLine("## Every cell (median repeat)");
         md.AppendLine();
         var columns = CellColumns.All.Where(c => c.Name is not ("runtime" or "keep_alive" or "transfer_kbps_sent" or "not_measured_reason")).ToList();
         md.Append(new TextTable(columns.Select(c => c.Name).ToList(),
-            run.Cells.Select(cell => (System.Collections.Generic.IReadOnlyList<string>)columns.Select(c => CellColumns.Format(c.Value(cell))).ToList()).ToList()).ToMarkdown());
+            run.Cells.Select(cell => (System.Collections.Generic.IReadOnlyList<string>)columns.Select(c => CellColumns.FormatFor(cell, c)).ToList()).ToList()).ToMarkdown());
         md.AppendLine();
         md.AppendLine("## How to read the flags");
         md.AppendLine();
@@ -44,6 +52,8 @@ public static class MarkdownReport
         md.AppendLine("- client-bound: the driver used 90% or more of one core: the figure may measure the driver, not the server.");
         md.AppendLine("- machine-bound: driver and server together used 90% or more of all cores: both compete for CPU.");
         md.AppendLine("- noisy: requests/s varied by more than 10% (coefficient of variation) across repeats.");
+        md.AppendLine("- drivers-disagree: two drivers on the same cell differ by more than 15% in requests/s, or by more than 64 bytes a response (more than headers explain).");
+        md.AppendLine("- n/a: the driver cannot measure this endpoint faithfully; the reason is in not_measured_reason.");
         md.AppendLine("- no-server-cpu: the server is not a process of this run (external target), so CPU figures are absent.");
         md.AppendLine("- not-measured: see not_measured_reason in results.csv.");
         return md.ToString();

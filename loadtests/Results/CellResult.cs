@@ -43,13 +43,14 @@ public sealed record Measurement(
     double LatencyP99Ms,
     double LatencyMaxMs,
     long BytesReceived,
-    long BytesSent,
-    long BodyBytesReceived,
-    long ConnectionsOpened,
+    long? BytesSent,
+    long? BodyBytesReceived,
+    long? ConnectionsOpened,
     double? ServerCpuSeconds,
     double? ServerPeakRssMb,
     double ClientCpuSeconds,
-    IReadOnlyList<string> FailureSamples)
+    IReadOnlyList<string> FailureSamples,
+    IReadOnlyList<string> Limitations)
 {
     /// <summary>Requests that completed and passed every check.</summary>
     public long Succeeded => Requests - Failed;
@@ -60,5 +61,5 @@ public sealed record Measurement(
     public double TimePerRequestAcrossMs => Succeeded > 0 ? ElapsedSeconds * 1000 / Succeeded : 0;
 
     public double TransferKBpsReceived => ElapsedSeconds > 0 ? BytesReceived / 1024.0 / ElapsedSeconds : 0;
-    public double TransferKBpsSent => ElapsedSeconds > 0 ? BytesSent / 1024.0 / ElapsedSeconds : 0;
+    public double? TransferKBpsSent => ElapsedSeconds > 0 && BytesSent is long sent ? sent / 1024.0 / ElapsedSeconds : null;
 }

@@ -34,9 +34,11 @@ public sealed record RunSpec(
     int Repeat,
     int JsonItems,
     string BaselineTarget,
-    string Driver,
-    string DriverDescription,
+    IReadOnlyList<DriverInfo> Drivers,
+    string? Pin,
     MachineInfo Machine);
+
+public sealed record DriverInfo(string Name, string Description);
 
 public sealed record PayloadSpec(string Label, long Bytes, string Source);
 

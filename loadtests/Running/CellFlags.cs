@@ -17,6 +17,9 @@ public static class CellFlags
     public const string Noisy = "noisy";
     public const string NoServerCpu = "no-server-cpu";
     public const string NotMeasured = "not-measured";
+    /// <summary>The driver cannot measure this endpoint faithfully (e.g. ab and chunked answers); not a failure.</summary>
+    public const string NotApplicable = "n/a";
+    public const string DriversDisagree = "drivers-disagree";
 
     /// <summary>The driver used this share of one core or more.</summary>
     public const double ClientBoundShare = 0.90;

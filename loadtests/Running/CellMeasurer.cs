@@ -35,30 +35,23 @@ public sealed class CellMeasurer
         for (var i = 0; i < _options.Repeat && !cancellationToken.IsCancellationRequested; i++)
         {
             var serverCpuBefore = serverPid is int p ? ProcessSampler.CpuSeconds(p) : null;
-            var clientCpuBefore = Process.GetCurrentProcess().TotalProcessorTime;
             var window = await session.RunAsync(_options.Duration, cancellationToken);
-            var clientCpu = (Process.GetCurrentProcess().TotalProcessorTime - clientCpuBefore).TotalSeconds;
             var serverCpuAfter = serverPid is int q ? ProcessSampler.CpuSeconds(q) : null;
             var rss = serverPid is int r ? ProcessSampler.PeakRssMb(r) : null;
-            repeats.Add(ToMeasurement(window, serverCpuAfter - serverCpuBefore, rss, clientCpu));
+            repeats.Add(ToMeasurement(window, serverCpuAfter - serverCpuBefore, rss));
         }
         return repeats;
     }
 
-    public static Measurement ToMeasurement(DriverWindow w, double? serverCpuSeconds, double? serverPeakRssMb, double clientCpuSeconds)
+    public static Measurement ToMeasurement(DriverWindow w, double? serverCpuSeconds, double? serverPeakRssMb)
     {
-        var latencies = w.SortedLatenciesMs;
         var succeeded = w.Requests - w.Failed;
         return new Measurement(
             w.Requests, w.Failed, w.Non2xx, w.Errors, w.Timeouts, w.ElapsedSeconds,
             RequestsPerSecond: w.ElapsedSeconds > 0 ? succeeded / w.ElapsedSeconds : 0,
-            LatencyMeanMs: latencies.Length > 0 ? latencies.Average() : 0,
-            LatencyP50Ms: Statistics.Percentile(latencies, 50),
-            LatencyP90Ms: Statistics.Percentile(latencies, 90),
-            LatencyP99Ms: Statistics.Percentile(latencies, 99),
-            LatencyMaxMs: latencies.Length > 0 ? latencies[^1] : 0,
+            w.Latency.MeanMs, w.Latency.P50Ms, w.Latency.P90Ms, w.Latency.P99Ms, w.Latency.MaxMs,
             w.BytesReceived, w.BytesSent, w.BodyBytesReceived, w.ConnectionsOpened,
-            serverCpuSeconds, serverPeakRssMb, clientCpuSeconds, w.FailureSamples);
+            serverCpuSeconds, serverPeakRssMb, w.ClientCpuSeconds, w.FailureSamples, w.Limitations);
     }
 
     /// <summary>

@@ -29,7 +29,9 @@ public sealed record RunOptions(
     int JsonItems,
     string BaselineTarget,
     string OutDirectory,
-    TimeSpan RequestTimeout)
+    TimeSpan RequestTimeout,
+    IReadOnlyList<string> Drivers,
+    CpuPin? Pin)
 {
     public int CellCount
     {
@@ -37,7 +39,7 @@ public sealed record RunOptions(
         {
             var perTarget = 0;
             foreach (var e in Endpoints) perTarget += (e.SendsBody ? Sizes.Count : 1) * Concurrency.Count;
-            return perTarget * Targets.Count;
+            return perTarget * Targets.Count * Drivers.Count;
         }
     }
 

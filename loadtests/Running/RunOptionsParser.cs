@@ -16,7 +16,7 @@ public static class RunOptionsParser
     public static readonly string[] ValueOptions =
     {
         "--targets", "--target", "--endpoints", "--sizes", "--concurrency", "--keep-alive", "--warmup", "--duration",
-        "--repeat", "--baseline-target", "--out", "--json-items", "--timeout",
+        "--repeat", "--baseline-target", "--out", "--json-items", "--timeout", "--driver", "--pin",
     };
 
     public static readonly string[] FlagOptions = { "--quick" };
@@ -57,7 +57,8 @@ public static class RunOptionsParser
             throw new UsageException($"run: --baseline-target '{baseline}' is not one of the targets ({string.Join(", ", targets.Select(t => t.Name))})");
 
         return new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeat, jsonItems,
-            baseline, a.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results"), timeout);
+            baseline, a.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results"), timeout,
+            Drivers.DriverCatalog.Resolve(a.Value("--driver")), CpuPin.Parse(a.Value("--pin")));
     }
 
     private static (List<TargetPlan>, List<TargetDefinition>) Targets(ArgumentReader a)

@@ -20,14 +20,14 @@ namespace Comparator.Running;
 public sealed class RunOrchestrator
 {
     private readonly RunOptions _options;
-    private readonly ILoadDriver _driver;
+    private readonly IReadOnlyList<ILoadDriver> _drivers;
     private readonly TargetLauncher _launcher;
     private readonly IRunProgress _progress;
 
-    public RunOrchestrator(RunOptions options, ILoadDriver driver, TargetLauncher launcher, IRunProgress progress)
+    public RunOrchestrator(RunOptions options, IReadOnlyList<ILoadDriver> drivers, TargetLauncher launcher, IRunProgress progress)
     {
         _options = options;
-        _driver = driver;
+        _drivers = drivers;
         _launcher = launcher;
         _progress = progress;
     }
@@ -38,7 +38,6 @@ public sealed class RunOrchestrator
         var targets = new List<TargetInfo>();
         var checks = new List<Check>();
         var cells = new List<CellResult>();
-        var measurer = new CellMeasurer(_driver, _options);
         var total = _options.CellCount;
         var done = 0;
 
@@ -77,21 +76,27 @@ public sealed class RunOrchestrator
                     continue;
                 }
 
-                foreach (var (endpoint, payload, concurrency) in PlannedCells(plan))
+                foreach (var (endpoint, payload, concurrency, driver) in PlannedCells(plan))
                 {
                     if (cancellationToken.IsCancellationRequested) break;
                     done++;
-                    var label = $"{plan.Name} {endpoint.Name}{(endpoint.SendsBody ? " " + payload.Spec.Label : "")} c={concurrency}";
+                    var planned = (endpoint, payload, concurrency, driver);
+                    var label = $"{plan.Name} {endpoint.Name}{(endpoint.SendsBody ? " " + payload.Spec.Label : "")} c={concurrency} {driver.Name}";
+                    var request = LoadRequest.For(endpoint, baseUrl, payload.Bytes, _options.JsonItems);
+                    if (driver.CannotMeasure(request, _options.KeepAlive) is string cannot)
+                    {
+                        cells.Add(NotMeasured(plan, planned, $"{driver.Name}: {cannot}", CellFlags.NotApplicable));
+                        continue;
+                    }
                     if (running is { HasExited: true })
                     {
-                        cells.Add(NotMeasured(plan, (endpoint, payload, concurrency), "the target process exited during the run"));
+                        cells.Add(NotMeasured(plan, planned, "the target process exited during the run"));
                         continue;
                     }
                     var secondsLeft = (total - done + 1) * (_options.Warmup.TotalSeconds + _options.Repeat * _options.Duration.TotalSeconds);
                     _progress.CellStarted(done, total, label, secondsLeft);
-                    var request = LoadRequest.For(endpoint, baseUrl, payload.Bytes, _options.JsonItems);
-                    var repeats = await measurer.MeasureAsync(request, concurrency, running?.ProcessId, cancellationToken);
-                    var cell = Measured(plan, (endpoint, payload, concurrency), repeats);
+                    var repeats = await new CellMeasurer(driver, _options).MeasureAsync(request, concurrency, running?.ProcessId, cancellationToken);
+                    var cell = Measured(plan, planned, repeats);
                     cells.Add(cell);
                     _progress.CellFinished(label, Outcome(cell));
                 }
@@ -113,22 +118,23 @@ public sealed class RunOrchestrator
         }
 
         return new RunResult(RunResult.CurrentSchemaVersion, Spec(), started, DateTimeOffset.UtcNow,
-            Partial: cancellationToken.IsCancellationRequested, targets, checks, cells);
+            Partial: cancellationToken.IsCancellationRequested, targets, checks, DriverAgreement.Flag(cells));
     }
 
-    private IEnumerable<(EndpointSpec Endpoint, Payload Payload, int Concurrency)> PlannedCells(TargetPlan plan)
+    private IEnumerable<(EndpointSpec Endpoint, Payload Payload, int Concurrency, ILoadDriver Driver)> PlannedCells(TargetPlan plan)
     {
         var none = new Payload(new PayloadSpec("-", 0, "none"), Array.Empty<byte>());
         foreach (var endpoint in _options.Endpoints)
         foreach (var payload in endpoint.SendsBody ? _options.Sizes : new[] { none })
         foreach (var concurrency in _options.Concurrency)
-            yield return (endpoint, payload, concurrency);
+        foreach (var driver in _drivers)
+            yield return (endpoint, payload, concurrency, driver);
     }
 
-    private CellKey Key(TargetPlan plan, (EndpointSpec Endpoint, Payload Payload, int Concurrency) c) =>
-        new(plan.Name, c.Endpoint.Name, c.Payload.Spec.Bytes, c.Concurrency, _driver.Name);
+    private static CellKey Key(TargetPlan plan, (EndpointSpec Endpoint, Payload Payload, int Concurrency, ILoadDriver Driver) c) =>
+        new(plan.Name, c.Endpoint.Name, c.Payload.Spec.Bytes, c.Concurrency, c.Driver.Name);
 
-    private CellResult Measured(TargetPlan plan, (EndpointSpec Endpoint, Payload Payload, int Concurrency) c, IReadOnlyList<Measurement> repeats)
+    private CellResult Measured(TargetPlan plan, (EndpointSpec Endpoint, Payload Payload, int Concurrency, ILoadDriver Driver) c, IReadOnlyList<Measurement> repeats)
     {
         if (repeats.Count == 0) return NotMeasured(plan, c, "stopped before a repeat completed");
         return new CellResult(Key(plan, c), RuntimeOf(plan), c.Payload.Spec.Label, _options.KeepAlive, repeats,
@@ -136,9 +142,10 @@ public sealed class RunOrchestrator
             repeats.Sum(r => r.Failed), repeats.Sum(r => r.Non2xx), CellFlags.For(repeats, Environment.ProcessorCount), null);
     }
 
-    private CellResult NotMeasured(TargetPlan plan, (EndpointSpec Endpoint, Payload Payload, int Concurrency) c, string reason) =>
+    private CellResult NotMeasured(TargetPlan plan, (EndpointSpec Endpoint, Payload Payload, int Concurrency, ILoadDriver Driver) c, string reason,
+        string flag = CellFlags.NotMeasured) =>
         new(Key(plan, c), RuntimeOf(plan), c.Payload.Spec.Label, _options.KeepAlive, Array.Empty<Measurement>(), null, null, null, 0, 0,
-            new[] { CellFlags.NotMeasured }, reason);
+            new[] { flag }, reason);
 
     private static string RuntimeOf(TargetPlan plan) => plan.Definition?.Runtime ?? "external";
 
@@ -164,7 +171,7 @@ public sealed class RunOrchestrator
         _options.Repeat,
         _options.JsonItems,
         _options.BaselineTarget,
-        _driver.Name,
-        _driver.Description,
+        _drivers.Select(d => new DriverInfo(d.Name, d.Description)).ToList(),
+        _options.Pin?.ToString(),
         MachineDescription.Current());
 }

@@ -6,14 +6,6 @@ namespace Comparator.Running;
 
 public static class Statistics
 {
-    /// <summary>Nearest-rank percentile of an ascending array; 0 for an empty one.</summary>
-    public static double Percentile(double[] sorted, double percent)
-    {
-        if (sorted.Length == 0) return 0;
-        var rank = (int)Math.Ceiling(percent / 100.0 * sorted.Length);
-        return sorted[Math.Clamp(rank, 1, sorted.Length) - 1];
-    }
-
     /// <summary>Median; the mean of the middle two for an even count.</summary>
     public static double Median(IEnumerable<double> values)
     {

@@ -22,11 +22,14 @@ public sealed class TargetLauncher
 
     private readonly BuildLayout _layout;
     private readonly TimeSpan _readyTimeout;
+    private readonly string? _cpuList;
 
-    public TargetLauncher(BuildLayout layout, TimeSpan? readyTimeout = null)
+    /// <param name="cpuList">When set, targets run under taskset on these CPUs (--pin), so the runtime sees only them.</param>
+    public TargetLauncher(BuildLayout layout, TimeSpan? readyTimeout = null, string? cpuList = null)
     {
         _layout = layout;
         _readyTimeout = readyTimeout ?? DefaultReadyTimeout;
+        _cpuList = cpuList;
     }
 
     public BuildLayout Layout => _layout;
@@ -104,17 +107,24 @@ public sealed class TargetLauncher
         return (null, exitCode, failure);
     }
 
-    private static ProcessStartInfo StartInfo(TargetDefinition target, string assembly, int port, ServiceSwitches switches)
+    private ProcessStartInfo StartInfo(TargetDefinition target, string assembly, int port, ServiceSwitches switches)
     {
+        var host = target.Host == HostRuntime.Mono ? "mono" : DotNetHost();
         var info = new ProcessStartInfo
         {
-            FileName = target.Host == HostRuntime.Mono ? "mono" : DotNetHost(),
+            FileName = _cpuList is null ? host : Measuring.ToolProcess.Locate("taskset", "util-linux"),
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             RedirectStandardInput = true,
             UseShellExecute = false,
             WorkingDirectory = Path.GetDirectoryName(assembly)!,
         };
+        if (_cpuList is not null)
+        {
+            info.ArgumentList.Add("-c");
+            info.ArgumentList.Add(_cpuList);
+            info.ArgumentList.Add(host);
+        }
         info.ArgumentList.Add(assembly);
         foreach (var a in target.ServiceArguments(port, switches)) info.ArgumentList.Add(a);
         return info;

@@ -1,0 +1,66 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.Linq;
+using System.Threading.Tasks;
+using Comparator.Drivers;
+using Comparator.Reports;
+using Comparator.Results;
+using Comparator.Running;
+using Comparator.Targets;
+
+namespace Comparator.Cli;
+
+/// <summary>
+/// bench-driver: measures the drivers themselves on the cheapest request there is (the time
+/// endpoint of the bare Kestrel target, the platform ceiling) with the in-process driver and wrk in
+/// the same run, and prints requests/s and client CPU per request for each and their ratio, so the
+/// driver's own cost is known and can be tracked over time.
+/// </summary>
+public static class BenchDriverCommand
+{
+    public const string Usage = "bench-driver [--concurrency 100] [--warmup 2s] [--duration 5s] [--repeat 3] [--pin 0:1] [--out results/]";
+    private const string Target = "kestrel";
+
+    public static async Task<int> RunAsync(IReadOnlyList<string> args)
+    {
+        var reader = new ArgumentReader("bench-driver", args, new[] { "--concurrency", "--warmup", "--duration", "--repeat", "--pin", "--out" }, Array.Empty<string>());
+        var runArgs = new List<string>
+        {
+            "--targets", Target, "--endpoints", "time", "--driver", $"{HttpClientDriver.DriverName},{WrkDriver.DriverName}",
+            "--concurrency", reader.Value("--concurrency") ?? "100", "--warmup", reader.Value("--warmup") ?? "2s",
+            "--duration", reader.Value("--duration") ?? "5s", "--repeat", reader.Value("--repeat") ?? "3",
+        };
+        foreach (var passThrough in new[] { "--pin", "--out" })
+            if (reader.Value(passThrough) is string v) runArgs.AddRange(new[] { passThrough, v });
+
+        var layout = BuildLayout.Discover();
+        var options = RunOptionsParser.Parse(runArgs, layout);
+        var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
+        options.Pin?.PinThisProcess();
+        using var stop = new StopSignals("bench-driver", "stopping");
+        var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus), new LineProgress()).RunAsync(stop.Token);
+        var directory = RunDirectory.Write(run, options.OutDirectory);
+
+        Console.WriteLine();
+        Console.Write(Table(run).ToText());
+        Console.WriteLine($"results: {directory}");
+        return RunCommand.ExitCode(run, options);
+    }
+
+    public static TextTable Table(RunResult run)
+    {
+        string N(double? v, string f) => v is double d ? d.ToString(f, CultureInfo.InvariantCulture) : "n/a";
+        var cells = run.Cells.Where(c => c.Summary is not null).ToList();
+        double? ClientUs(CellResult c) => c.Summary!.Succeeded > 0 ? c.Summary.ClientCpuSeconds * 1e6 / c.Summary.Succeeded : null;
+        var wrk = cells.FirstOrDefault(c => c.Key.Driver == WrkDriver.DriverName);
+        var rows = cells.Select(c => (IReadOnlyList<string>)new[]
+        {
+            c.Key.Driver, N(c.Summary!.RequestsPerSecond, "0"), N(ClientUs(c), "0.0"), N(c.Summary.ServerCpuUsPerRequest, "0.0"),
+            N(100 * c.Summary.ClientCpuSeconds / c.Summary.ElapsedSeconds, "0"),
+            wrk is null ? "n/a" : N(ClientUs(c) / ClientUs(wrk), "0.00") + "x",
+            string.Join(' ', c.Flags),
+        }).ToList();
+        return new TextTable(new[] { "driver", "req/s", "client cpu µs/req", "server cpu µs/req", "client cpu %", "client cost vs wrk", "flags" }, rows);
+    }
+}

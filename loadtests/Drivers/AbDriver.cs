@@ -1,0 +1,133 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.IO;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Contracts;
+using Comparator.Measuring;
+using Comparator.Results;
+
+namespace Comparator.Drivers;
+
+/// <summary>
+/// ApacheBench, the tool of the original WCF vs Web API studies, as a child process: -k for
+/// keep-alive, -p for POST bodies, -u for PUT bodies, -e for latency percentiles with fractions of
+/// a millisecond. ab is an HTTP/1.0 client and checks only status and response length.
+/// </summary>
+public sealed class AbDriver : ILoadDriver
+{
+    public const string DriverName = "ab";
+    private readonly string _ab;
+    private readonly string? _cpuList;
+
+    public AbDriver(string? cpuList)
+    {
+        _ab = ToolProcess.Locate("ab", "apache2-utils");
+        _cpuList = cpuList;
+    }
+
+    public string Name => DriverName;
+
+    public string Description =>
+        "ApacheBench (Debian apache2-utils) as a child process; an HTTP/1.0 client that checks status and response length, not content";
+
+    public string? CannotMeasure(LoadRequest request, bool keepAlive) => request.Endpoint.ResponseFraming == Framing.Chunked
+        ? "ab speaks HTTP/1.0, so a streamed answer cannot come back chunked as the contract says"
+        : null;
+
+    public IDriverSession Open(LoadRequest request, int concurrency, bool keepAlive, TimeSpan requestTimeout) =>
+        new Session(this, request, concurrency, keepAlive, requestTimeout);
+
+    private sealed class Session : IDriverSession
+    {
+        private readonly AbDriver _driver;
+        private readonly LoadRequest _request;
+        private readonly int _concurrency;
+        private readonly bool _keepAlive;
+        private readonly TimeSpan _timeout;
+        private readonly DirectoryInfo _scratch = Directory.CreateTempSubdirectory("comparator-ab-");
+
+        public Session(AbDriver driver, LoadRequest request, int concurrency, bool keepAlive, TimeSpan timeout)
+        {
+            _driver = driver;
+            _request = request;
+            _concurrency = concurrency;
+            _keepAlive = keepAlive;
+            _timeout = timeout;
+            if (request.Body is not null) File.WriteAllBytes(BodyFile, request.Body);
+        }
+
+        private string BodyFile => Path.Combine(_scratch.FullName, "body");
+        private string PercentileFile => Path.Combine(_scratch.FullName, "percentiles.csv");
+
+        public async Task<DriverWindow> RunAsync(TimeSpan duration, CancellationToken cancellationToken)
+        {
+            var seconds = (int)Math.Ceiling(duration.TotalSeconds); // ab's time limit is in whole seconds
+            var args = new List<string>();
+            if (_keepAlive) args.Add("-k");
+            args.AddRange(new[] { "-q", "-c", I(_concurrency), "-t", I(seconds), "-n", "100000000", "-s", I((int)Math.Ceiling(_timeout.TotalSeconds)), "-e", PercentileFile });
+            if (_request.Body is not null)
+            {
+                args.AddRange(new[] { _request.Endpoint.Method == "PUT" ? "-u" : "-p", BodyFile, "-T", ContentTypes.Binary });
+            }
+            args.Add(_request.Url.ToString());
+
+            var run = await ToolProcess.RunAsync(_driver._ab, args, _driver._cpuList, TimeSpan.FromSeconds(seconds) + _timeout + TimeSpan.FromSeconds(10), cancellationToken);
+            var limitations = new List<string>
+            {
+                "connections_opened: ab does not report connections",
+                "latency_mean_ms: ab's 'Time per request (mean)', concurrency x time / requests",
+            };
+            if (seconds != duration.TotalSeconds) limitations.Add($"duration: ab's time limit is whole seconds, so the window was {seconds} s");
+            if (_request.Body is null) limitations.Add("bytes_sent: ab reports bytes sent only for requests with a body");
+
+            AbReport report;
+            try
+            {
+                report = AbReport.Parse(run.Stdout, File.Exists(PercentileFile) ? await File.ReadAllTextAsync(PercentileFile, CancellationToken.None) : null);
+            }
+            catch (InvalidDataException)
+            {
+                // ab stops on its first socket error or timeout and then prints no report.
+                var reason = run.TimedOut ? "timeout: ab did not finish" : "error: ab stopped: " + LastLine(run.Stderr + "\n" + run.Stdout);
+                return new DriverWindow(1, 1, 0, run.TimedOut ? 0 : 1, run.TimedOut ? 1 : 0, seconds, LatencySummary.Empty, 0, null, null, null,
+                    run.CpuSeconds, new[] { reason }, limitations);
+            }
+
+            var failed = report.FailedRequests + report.Non2xxResponses;
+            if (report.FailedRequests > 0 && report.Non2xxResponses > 0)
+                limitations.Add("failed: ab counts a non-2xx answer whose length also differs in both 'Failed requests' and 'Non-2xx responses'");
+            var samples = new List<string>();
+            if (report.Non2xxResponses > 0) samples.Add($"non-2xx: {report.Non2xxResponses}");
+            if (report.FailedRequests > 0)
+                samples.Add($"ab failed requests: connect {report.FailedConnect}, receive {report.FailedReceive}, length {report.FailedLength}, exceptions {report.FailedExceptions}");
+            double P(int percent) => report.PercentilesMs.TryGetValue(percent, out var ms) ? ms : 0;
+            return new DriverWindow(
+                Requests: report.CompleteRequests,
+                Failed: Math.Min(failed, report.CompleteRequests),
+                Non2xx: report.Non2xxResponses,
+                Errors: report.FailedConnect + report.FailedReceive + report.FailedExceptions,
+                Timeouts: 0,
+                ElapsedSeconds: report.TimeTakenSeconds,
+                Latency: new LatencySummary(report.TimePerRequestMeanMs, P(50), P(90), P(99), P(100)),
+                BytesReceived: report.TotalTransferred,
+                BytesSent: report.TotalBodySent,
+                BodyBytesReceived: report.HtmlTransferred,
+                ConnectionsOpened: null,
+                ClientCpuSeconds: run.CpuSeconds,
+                FailureSamples: samples,
+                Limitations: limitations);
+        }
+
+        private static string I(int value) => value.ToString(CultureInfo.InvariantCulture);
+
+        private static string LastLine(string text)
+        {
+            var lines = text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+            return lines.Length == 0 ? "no output" : lines[^1];
+        }
+
+        public void Dispose() => _scratch.Delete(recursive: true);
+    }
+}

@@ -1,0 +1,37 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using Comparator.Cli;
+
+namespace Comparator.Drivers;
+
+/// <summary>The drivers `run --driver` knows, and how to make them.</summary>
+public static class DriverCatalog
+{
+    public static IReadOnlyList<string> Names { get; } = new[] { HttpClientDriver.DriverName, AbDriver.DriverName, WrkDriver.DriverName };
+
+    /// <summary>Resolves "httpclient", "ab", "wrk", "all" or a comma list into names; errors are one line.</summary>
+    public static IReadOnlyList<string> Resolve(string? list)
+    {
+        if (string.IsNullOrWhiteSpace(list)) return new[] { HttpClientDriver.DriverName };
+        if (list.Trim() == "all") return Names;
+        var names = list.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Distinct().ToList();
+        foreach (var name in names)
+        {
+            if (name == "nbomber")
+                throw new UsageException("run: --driver nbomber: NBomber is not in this machine's NuGet source; the in-process driver is 'httpclient'");
+            if (!Names.Contains(name))
+                throw new UsageException($"run: unknown driver '{name}'; drivers: {string.Join(", ", Names)}, all");
+        }
+        return names;
+    }
+
+    /// <summary>Makes the drivers; a tool that is not installed throws <see cref="Measuring.ToolMissingException"/>.</summary>
+    public static IReadOnlyList<ILoadDriver> Create(IEnumerable<string> names, string? driverCpus) =>
+        names.Select(name => name switch
+        {
+            AbDriver.DriverName => (ILoadDriver)new AbDriver(driverCpus),
+            WrkDriver.DriverName => new WrkDriver(driverCpus),
+            _ => new HttpClientDriver(),
+        }).ToList();
+}

@@ -1,0 +1,141 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.IO;
+using System.Text;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Contracts;
+using Comparator.Measuring;
+using Comparator.Results;
+
+namespace Comparator.Drivers;
+
+/// <summary>
+/// wrk as a child process, one thread (it leaves the other core to the server), HTTP/1.1; a Lua
+/// script sets the method and body and prints exact figures when done. wrk counts only received
+/// bytes and does not look at bodies: non-2xx answers and socket errors are its failures.
+/// </summary>
+public sealed class WrkDriver : ILoadDriver
+{
+    public const string DriverName = "wrk";
+    public const int Threads = 1;
+    private readonly string _wrk;
+    private readonly string? _cpuList;
+
+    public WrkDriver(string? cpuList)
+    {
+        _wrk = ToolProcess.Locate("wrk", "wrk");
+        _cpuList = cpuList;
+    }
+
+    public string Name => DriverName;
+
+    public string Description =>
+        $"wrk (Debian) as a child process, {Threads} thread, HTTP/1.1, method and body from a Lua script; counts received bytes only and does not check bodies";
+
+    public string? CannotMeasure(LoadRequest request, bool keepAlive) => null;
+
+    public IDriverSession Open(LoadRequest request, int concurrency, bool keepAlive, TimeSpan requestTimeout) =>
+        new Session(this, request, concurrency, keepAlive, requestTimeout);
+
+    /// <summary>The Lua script for one request shape.</summary>
+    public static string Script(LoadRequest request, string? bodyFile, bool keepAlive)
+    {
+        var lua = new StringBuilder();
+        lua.AppendLine($"wrk.method = \"{request.Endpoint.Method}\"");
+        if (bodyFile is not null)
+        {
+            lua.AppendLine($"wrk.headers[\"Content-Type\"] = \"{ContentTypes.Binary}\"");
+            lua.AppendLine($"local f = assert(io.open(\"{bodyFile.Replace("\\", "\\\\").Replace("\"", "\\\"")}\", \"rb\"))");
+            lua.AppendLine("wrk.body = f:read(\"*all\")");
+            lua.AppendLine("f:close()");
+        }
+        if (!keepAlive) lua.AppendLine("wrk.headers[\"Connection\"] = \"close\"");
+        lua.AppendLine(WrkReport.DoneCallback);
+        return lua.ToString();
+    }
+
+    private sealed class Session : IDriverSession
+    {
+        private readonly WrkDriver _driver;
+        private readonly LoadRequest _request;
+        private readonly int _concurrency;
+        private readonly TimeSpan _timeout;
+        private readonly DirectoryInfo _scratch = Directory.CreateTempSubdirectory("comparator-wrk-");
+
+        public Session(WrkDriver driver, LoadRequest request, int concurrency, bool keepAlive, TimeSpan timeout)
+        {
+            _driver = driver;
+            _request = request;
+            _concurrency = concurrency;
+            _timeout = timeout;
+            string? bodyFile = null;
+            if (request.Body is not null)
+            {
+                bodyFile = Path.Combine(_scratch.FullName, "body");
+                File.WriteAllBytes(bodyFile, request.Body);
+            }
+            File.WriteAllText(ScriptFile, Script(request, bodyFile, keepAlive));
+        }
+
+        private string ScriptFile => Path.Combine(_scratch.FullName, "request.lua");
+
+        public async Task<DriverWindow> RunAsync(TimeSpan duration, CancellationToken cancellationToken)
+        {
+            var seconds = (int)Math.Ceiling(duration.TotalSeconds); // wrk's -d takes whole seconds
+            var args = new List<string>
+            {
+                "-t", I(Threads), "-c", I(Math.Max(_concurrency, Threads)), "-d", I(seconds) + "s",
+                "--timeout", I((int)Math.Ceiling(_timeout.TotalSeconds)) + "s", "--latency", "-s", ScriptFile, _request.Url.ToString(),
+            };
+            var run = await ToolProcess.RunAsync(_driver._wrk, args, _driver._cpuList, TimeSpan.FromSeconds(seconds) + _timeout + TimeSpan.FromSeconds(10), cancellationToken);
+            var limitations = new List<string>
+            {
+                "bytes_sent: wrk counts only received bytes",
+                "body_bytes_received: wrk does not separate bodies from heads",
+                "connections_opened: wrk does not report connections",
+                "latency: wrk's figures include non-2xx answers; bodies are not checked",
+            };
+            if (seconds != duration.TotalSeconds) limitations.Add($"duration: wrk's -d is whole seconds, so the window was {seconds} s");
+
+            WrkReport report;
+            try
+            {
+                report = WrkReport.Parse(run.Stdout);
+            }
+            catch (InvalidDataException e)
+            {
+                var reason = run.TimedOut ? "timeout: wrk did not finish" : "error: " + e.Message + ": " + run.Stderr.Trim();
+                return new DriverWindow(1, 1, 0, 1, 0, seconds, LatencySummary.Empty, 0, null, null, null, run.CpuSeconds, new[] { reason }, limitations);
+            }
+
+            var errors = report.ConnectErrors + report.ReadErrors + report.WriteErrors;
+            var succeeded = Math.Max(0, report.Requests - report.StatusErrors);
+            var failed = report.StatusErrors + errors + report.Timeouts;
+            var samples = new List<string>();
+            if (report.StatusErrors > 0) samples.Add($"non-2xx or 3xx: {report.StatusErrors}");
+            if (errors + report.Timeouts > 0)
+                samples.Add($"socket errors: connect {report.ConnectErrors}, read {report.ReadErrors}, write {report.WriteErrors}, timeout {report.Timeouts}");
+            return new DriverWindow(
+                Requests: succeeded + failed,
+                Failed: failed,
+                Non2xx: report.StatusErrors,
+                Errors: errors,
+                Timeouts: report.Timeouts,
+                ElapsedSeconds: report.DurationSeconds,
+                Latency: new LatencySummary(report.LatencyMeanMs, report.LatencyP50Ms, report.LatencyP90Ms, report.LatencyP99Ms, report.LatencyMaxMs),
+                BytesReceived: report.BytesRead,
+                BytesSent: null,
+                BodyBytesReceived: null,
+                ConnectionsOpened: null,
+                ClientCpuSeconds: run.CpuSeconds,
+                FailureSamples: samples,
+                Limitations: limitations);
+        }
+
+        private static string I(int value) => value.ToString(CultureInfo.InvariantCulture);
+
+        public void Dispose() => _scratch.Delete(recursive: true);
+    }
+}

@@ -1,0 +1,40 @@
+using System;
+using System.Diagnostics;
+using System.Linq;
+using Comparator.Cli;
+using Comparator.Measuring;
+
+namespace Comparator.Running;
+
+/// <summary>
+/// --pin SERVER_CPUS:DRIVER_CPUS, e.g. 0:1: servers on one set of cores, the driver on the other,
+/// so they stop competing for the same core. Lists use taskset syntax (0, 0-1, 0,2).
+/// </summary>
+public sealed record CpuPin(string ServerCpus, string DriverCpus)
+{
+    public override string ToString() => $"servers on CPU {ServerCpus}, driver on CPU {DriverCpus}";
+
+    public static CpuPin? Parse(string? raw)
+    {
+        if (raw is null) return null;
+        var parts = raw.Split(':');
+        if (parts.Length != 2 || !parts.All(IsCpuList))
+            throw new UsageException($"run: --pin takes SERVER_CPUS:DRIVER_CPUS such as 0:1, not '{raw}'");
+        foreach (var cpu in parts.SelectMany(p => p.Split(',', '-')))
+            if (int.Parse(cpu) >= Environment.ProcessorCount)
+                throw new UsageException($"run: --pin names CPU {cpu}, but this machine has CPUs 0-{Environment.ProcessorCount - 1}");
+        return new CpuPin(parts[0], parts[1]);
+    }
+
+    /// <summary>Pins every thread of this process (the in-process driver) to the driver's CPUs.</summary>
+    public void PinThisProcess()
+    {
+        var taskset = ToolProcess.Locate("taskset", "util-linux");
+        using var p = Process.Start(new ProcessStartInfo(taskset) { ArgumentList = { "-a", "-p", "-c", DriverCpus, Environment.ProcessId.ToString() }, RedirectStandardOutput = true })!;
+        p.WaitForExit();
+        if (p.ExitCode != 0) throw new UsageException($"run: --pin: taskset could not pin the comparator to CPU {DriverCpus}");
+    }
+
+    private static bool IsCpuList(string s) =>
+        s.Length > 0 && s.Split(',').All(r => r.Split('-') is var ends && ends.Length <= 2 && ends.All(e => e.Length > 0 && e.All(char.IsDigit)));
+}

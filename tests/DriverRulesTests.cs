@@ -1,0 +1,74 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Threading.Tasks;
+using Comparator.Cli;
+using Comparator.Drivers;
+using Comparator.Results;
+using Comparator.Running;
+using Xunit;
+
+namespace Comparator.Tests;
+
+/// <summary>Choosing drivers, pinning, and the cross-driver agreement rule.</summary>
+public sealed class DriverRulesTests
+{
+    private static CellResult Cell(string driver, double rps, long bytesPerRequest)
+    {
+        var m = new Measurement(1000, 0, 0, 0, 0, 1, rps, 1, 1, 1, 1, 1, 1000 * bytesPerRequest, null, null, null, 0.1, 50, 0.1,
+            Array.Empty<string>(), Array.Empty<string>());
+        return new CellResult(new CellKey("kestrel", "time", 0, 100, driver), ".NET 10", "-", true, new[] { m }, m, rps, rps, 0, 0,
+            Array.Empty<string>(), null);
+    }
+
+    [Theory]
+    [InlineData(1000, 1140, 167, 167, false)]
+    [InlineData(1000, 1160, 167, 167, true)]
+    [InlineData(1000, 1000, 167, 191, false)] // ab's HTTP/1.0 keep-alive header: explained by headers
+    [InlineData(1000, 1000, 167, 300, true)]
+    public void Drivers_disagree_beyond_15_percent_or_beyond_what_headers_explain(double rpsA, double rpsB, long bytesA, long bytesB, bool flagged)
+    {
+        var cells = DriverAgreement.Flag(new[] { Cell("httpclient", rpsA, bytesA), Cell("wrk", rpsB, bytesB) });
+        Assert.All(cells, c => Assert.Equal(flagged, c.Flags.Contains(CellFlags.DriversDisagree)));
+    }
+
+    [Fact]
+    public void A_single_driver_is_never_flagged_for_disagreement() =>
+        Assert.Empty(DriverAgreement.Flag(new[] { Cell("wrk", 1, 1) }).Single().Flags);
+
+    [Theory]
+    [InlineData(null, new[] { "httpclient" })]
+    [InlineData("all", new[] { "httpclient", "ab", "wrk" })]
+    [InlineData("wrk,ab", new[] { "wrk", "ab" })]
+    public void Driver_lists_resolve(string? raw, string[] expected) => Assert.Equal(expected, DriverCatalog.Resolve(raw));
+
+    [Theory]
+    [InlineData("nbomber", "NBomber is not in this machine's NuGet source")]
+    [InlineData("jmeter", "unknown driver 'jmeter'")]
+    public void Unknown_or_unavailable_drivers_are_usage_errors(string raw, string expected) =>
+        Assert.Contains(expected, Assert.Throws<UsageException>(() => DriverCatalog.Resolve(raw)).Message);
+
+    [Theory]
+    [InlineData("0:1", "0", "1")]
+    [InlineData("0-1:1", "0-1", "1")]
+    public void Pin_takes_server_and_driver_cpu_lists(string raw, string server, string driver) =>
+        Assert.Equal(new CpuPin(server, driver), CpuPin.Parse(raw));
+
+    [Theory]
+    [InlineData("0")]
+    [InlineData("a:b")]
+    [InlineData("0:7")]
+    [InlineData("0:1:2")]
+    public void Bad_pins_are_usage_errors(string raw) => Assert.Throws<UsageException>(() => CpuPin.Parse(raw));
+
+    [Fact]
+    public async Task A_driver_that_is_not_installed_gives_one_clear_line_and_exit_2()
+    {
+        var env = new Dictionary<string, string> { ["PATH"] = "/nonexistent" };
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync(env, "run", "--driver", "ab", "--quick");
+
+        Assert.Equal(2, exit);
+        Assert.Equal("error: driver 'ab' is not installed (Debian package apache2-utils: apt-get install apache2-utils)", stderr.Trim());
+        Assert.Equal("", stdout);
+    }
+}
