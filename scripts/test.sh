@@ -2,7 +2,7 @@
 # The test suite on a fresh machine: build, then run every xunit test against the real targets.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/prerequisites.sh
+bash scripts/prerequisites.sh || exit $?
 bash scripts/build.sh || exit $?
 
 log=$(mktemp)
