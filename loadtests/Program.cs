@@ -13,6 +13,7 @@ public static class Program
         "  " + RunCommand.Usage + "\n" +
         "  " + ServeCommand.Usage + "\n" +
         "  " + BenchDriverCommand.Usage + "\n" +
+        "  " + DiffCommand.Usage + "\n" +
         "  " + VerifyCommand.Usage + "\n" +
         "  " + PayloadsCommand.Usage + "\n" +
         "  targets                                list every target, its stack, runtime and server, and whether it runs here";
@@ -28,6 +29,7 @@ public static class Program
                 case "run": return await RunCommand.RunAsync(rest);
                 case "serve": return await ServeCommand.RunAsync(rest);
                 case "bench-driver": return await BenchDriverCommand.RunAsync(rest);
+                case "diff": return DiffCommand.Run(rest);
                 case "verify": return await VerifyCommand.RunAsync(rest);
                 case "targets": return TargetsCommand.Run(rest);
                 case "payloads": return PayloadsCommand.Run(rest);
@@ -35,13 +37,18 @@ public static class Program
                     Console.WriteLine(Usage);
                     return ExitCodes.Success;
                 default:
-                    throw new UsageException($"unknown command '{command}'; commands: run, serve, bench-driver, verify, targets, payloads, help");
+                    throw new UsageException($"unknown command '{command}'; commands: run, serve, bench-driver, diff, verify, targets, payloads, help");
             }
         }
         catch (UsageException e)
         {
             Console.Error.WriteLine("error: " + e.Message);
             return ExitCodes.BadArguments;
+        }
+        catch (IncomparableException e)
+        {
+            Console.Error.WriteLine("error: " + e.Message);
+            return DiffCommand.Incomparable;
         }
         catch (Measuring.ToolMissingException e)
         {

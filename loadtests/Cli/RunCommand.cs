@@ -1,9 +1,11 @@
 using System;
 using System.Collections.Generic;
+using System.IO;
 using System.Linq;
 using System.Runtime.InteropServices;
 using System.Threading;
 using System.Threading.Tasks;
+using Comparator.Comparing;
 using Comparator.Drivers;
 using Comparator.Reports;
 using Comparator.Results;
@@ -22,12 +24,17 @@ public static class RunCommand
     public const string Usage =
         "run [--targets all|NAME,NAME | --target NAME=URL] [--endpoints time,json,echo-post,echo-put] [--sizes 500,4KB,64KB|FILE]\n" +
         "      [--concurrency 100[,N...]] [--keep-alive true|false] [--warmup 2s] [--duration 4s] [--repeat 3] [--json-items 3]\n" +
-        "      [--baseline-target webapi] [--out results/] [--timeout 30s] [--driver httpclient|ab|wrk|all] [--pin 0:1] [--quick]";
+        "      [--baseline-target webapi] [--out results/] [--timeout 30s] [--driver httpclient|ab|wrk|all] [--pin 0:1] [--quick]\n" +
+        "      [--compare-to BASE.json [--threshold 5%]]";
 
     public static async Task<int> RunAsync(IReadOnlyList<string> args)
     {
         var layout = BuildLayout.Discover();
         var options = RunOptionsParser.Parse(args, layout);
+        var reader = new ArgumentReader("run", args, RunOptionsParser.ValueOptions, RunOptionsParser.FlagOptions);
+        // Read the baseline before any load: an unreadable or foreign file must not cost a run.
+        var compareTo = reader.Value("--compare-to") is string basePath ? DiffCommand.Load(basePath) : null;
+        var threshold = DiffCommand.ParseThreshold(reader.Value("--threshold") ?? "5%");
         IRunProgress progress = new LineProgress();
 
         using var stop = new StopSignals("run", "stopping; what was measured will be written, marked partial");
@@ -45,6 +52,8 @@ public static class RunCommand
         Console.Write(SideBySide.Build(run).ToText());
         Console.WriteLine();
         foreach (var t in run.Targets.Where(t => !t.Measured)) Console.WriteLine($"not measured: {t.Name}: {t.NotMeasuredReason}");
+        foreach (var hint in run.Cells.SelectMany(c => c.Flags).Distinct().Select(CellFlags.Hint).OfType<string>())
+            Console.WriteLine("hint: " + hint);
         if (run.Spec.Drivers.Count > 1)
         {
             Console.WriteLine();
@@ -52,7 +61,15 @@ public static class RunCommand
         }
         foreach (var d in run.Spec.Drivers) Console.WriteLine($"driver {d.Name}: {d.Description}");
         Console.WriteLine($"results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");
-        return ExitCode(run, options);
+        if (compareTo is null) return ExitCode(run, options);
+
+        var diff = RunDiff.BetweenRuns(compareTo, run, threshold, "base", "this run");
+        if (diff.Cells.Count == 0) throw new IncomparableException("run --compare-to: no measured cell in common with the baseline");
+        var markdown = DiffReport.Render(diff);
+        File.WriteAllText(Path.Combine(directory, "diff.md"), markdown);
+        Console.WriteLine();
+        Console.Write(markdown);
+        return diff.HasRegression ? ExitCodes.Failed : ExitCodes.Success;
     }
 
     /// <summary>1 when a target that was asked for failed to start or verify, or any cell had failed requests.</summary>

@@ -48,6 +48,9 @@ public static class MarkdownReport
         md.AppendLine();
         md.AppendLine("## How to read the flags");
         md.AppendLine();
+        foreach (var hint in run.Cells.SelectMany(c => c.Flags).Distinct().Select(Running.CellFlags.Hint).OfType<string>())
+            md.AppendLine("**In this run:** " + hint + ".");
+        md.AppendLine();
         md.AppendLine("- failed: some requests failed (non-2xx, error, timeout or a wrong body); they are out of req/s and latency, and counted in `failed`.");
         md.AppendLine("- client-bound: the driver used 90% or more of one core: the figure may measure the driver, not the server.");
         md.AppendLine("- machine-bound: driver and server together used 90% or more of all cores: both compete for CPU.");

@@ -32,5 +32,5 @@ public sealed record TextTable(IReadOnlyList<string> Header, IReadOnlyList<IRead
     private static string Escape(string cell) => cell.Replace("|", "\\|");
 
     private static bool IsNumeric(string cell) =>
-        cell.Length > 0 && (char.IsDigit(cell[0]) || (cell[0] == '-' && cell.Length > 1 && char.IsDigit(cell[1])));
+        cell.Length > 0 && (char.IsDigit(cell[0]) || (cell[0] is '-' or '+' && cell.Length > 1 && char.IsDigit(cell[1])));
 }

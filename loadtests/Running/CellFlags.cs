@@ -28,6 +28,17 @@ public static class CellFlags
     /// <summary>Coefficient of variation of requests/s across repeats above which a cell is noisy.</summary>
     public const double NoisyCv = 0.10;
 
+    /// <summary>What to do about a flag, for the outputs that show it.</summary>
+    public static string? Hint(string flag) => flag switch
+    {
+        ClientBound => "client-bound cells measure the driver: try --pin 0:1, fewer connections (--concurrency), or --driver wrk; server CPU µs/req stays valid",
+        MachineBound => "machine-bound cells share the cores between driver and server: compare server CPU µs/req rather than req/s, or use --pin",
+        Noisy => "noisy cells varied over 10% across repeats: use more --repeat or a longer --duration",
+        DriversDisagree => "drivers disagree: the lower figure is usually a client-bound driver (see the drivers view)",
+        Failed => "failed requests are out of req/s and latency; see failureSamples in results.json",
+        _ => null,
+    };
+
     public static IReadOnlyList<string> For(IReadOnlyList<Measurement> repeats, int logicalCores)
     {
         var flags = new List<string>();

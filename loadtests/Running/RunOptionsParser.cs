@@ -16,7 +16,7 @@ public static class RunOptionsParser
     public static readonly string[] ValueOptions =
     {
         "--targets", "--target", "--endpoints", "--sizes", "--concurrency", "--keep-alive", "--warmup", "--duration",
-        "--repeat", "--baseline-target", "--out", "--json-items", "--timeout", "--driver", "--pin",
+        "--repeat", "--baseline-target", "--out", "--json-items", "--timeout", "--driver", "--pin", "--compare-to", "--threshold",
     };
 
     public static readonly string[] FlagOptions = { "--quick" };

@@ -1,0 +1,76 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.IO;
+using System.Linq;
+using Comparator.Comparing;
+using Comparator.Reports;
+using Comparator.Results;
+
+namespace Comparator.Cli;
+
+/// <summary>
+/// diff BASE.json NEW.json [--threshold 5%] | diff RUN.json --from A --to B: cell-by-cell change
+/// in req/s, p99, server CPU per request and bytes per request, as Markdown. Exit 0 no regression,
+/// 1 regression, 2 the files cannot be compared.
+/// </summary>
+public static class DiffCommand
+{
+    public const string Usage = "diff BASE.json NEW.json [--threshold 5%] | diff RUN.json --from TARGET --to TARGET [--threshold 5%] [--out FILE.md]";
+    public const int Incomparable = 2;
+
+    public static int Run(IReadOnlyList<string> args)
+    {
+        var files = args.TakeWhile(a => !a.StartsWith("--", StringComparison.Ordinal)).ToList();
+        var options = new ArgumentReader("diff", args.Skip(files.Count).ToList(), new[] { "--threshold", "--from", "--to", "--out" }, Array.Empty<string>());
+        var threshold = ParseThreshold(options.Value("--threshold") ?? "5%");
+
+        RunDiff diff;
+        if (options.Value("--from") is string from)
+        {
+            var to = options.Value("--to") ?? throw new UsageException("diff: --from needs --to");
+            if (files.Count != 1) throw new UsageException("diff: --from/--to compare two targets of one results file: diff RUN.json --from A --to B");
+            var run = Load(files[0]);
+            foreach (var t in new[] { from, to })
+                if (run.Cells.All(c => c.Key.Target != t))
+                    throw new IncomparableException($"diff: {files[0]} has no cells of target '{t}'");
+            diff = RunDiff.BetweenTargets(run, from, to, threshold);
+        }
+        else
+        {
+            if (files.Count != 2) throw new UsageException("diff: needs BASE.json NEW.json, or RUN.json --from A --to B");
+            diff = RunDiff.BetweenRuns(Load(files[0]), Load(files[1]), threshold, "base", "new");
+        }
+        if (diff.Cells.Count == 0) throw new IncomparableException("diff: no measured cell in common");
+
+        var markdown = DiffReport.Render(diff);
+        if (options.Value("--out") is string outFile) File.WriteAllText(outFile, markdown);
+        Console.Write(markdown);
+        return diff.HasRegression ? ExitCodes.Failed : ExitCodes.Success;
+    }
+
+    public static RunResult Load(string path)
+    {
+        string json;
+        try { json = File.ReadAllText(path); }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        { throw new IncomparableException($"diff: cannot read {path}: {e.Message}"); }
+        try { return ResultStore.Deserialize(json, path); }
+        catch (InvalidDataException e) { throw new IncomparableException("diff: " + e.Message); }
+    }
+
+    /// <summary>"5%", "5" or "0.05" all mean five percent.</summary>
+    public static double ParseThreshold(string raw)
+    {
+        var text = raw.Trim().TrimEnd('%');
+        if (!double.TryParse(text, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var v) || v <= 0 || v >= 100)
+            throw new UsageException($"diff: --threshold takes a percentage such as 5%, not '{raw}'");
+        return raw.Contains('%') || v >= 1 ? v / 100 : v;
+    }
+}
+
+/// <summary>Two results cannot be compared (unreadable, another schema, nothing in common): exit 2 with one line.</summary>
+public sealed class IncomparableException : Exception
+{
+    public IncomparableException(string message) : base(message) { }
+}
