@@ -14,6 +14,7 @@ public static class Program
         "  " + ServeCommand.Usage + "\n" +
         "  " + BenchDriverCommand.Usage + "\n" +
         "  " + DiffCommand.Usage + "\n" +
+        "  " + ReportCommand.Usage + "\n" +
         "  " + VerifyCommand.Usage + "\n" +
         "  " + PayloadsCommand.Usage + "\n" +
         "  targets                                list every target, its stack, runtime and server, and whether it runs here";
@@ -30,6 +31,7 @@ public static class Program
                 case "serve": return await ServeCommand.RunAsync(rest);
                 case "bench-driver": return await BenchDriverCommand.RunAsync(rest);
                 case "diff": return DiffCommand.Run(rest);
+                case "report": return ReportCommand.Run(rest);
                 case "verify": return await VerifyCommand.RunAsync(rest);
                 case "targets": return TargetsCommand.Run(rest);
                 case "payloads": return PayloadsCommand.Run(rest);
@@ -37,7 +39,7 @@ public static class Program
                     Console.WriteLine(Usage);
                     return ExitCodes.Success;
                 default:
-                    throw new UsageException($"unknown command '{command}'; commands: run, serve, bench-driver, diff, verify, targets, payloads, help");
+                    throw new UsageException($"unknown command '{command}'; commands: run, serve, bench-driver, diff, report, verify, targets, payloads, help");
             }
         }
         catch (UsageException e)
@@ -58,6 +60,12 @@ public static class Program
         catch (LaunchException e)
         {
             Console.Error.WriteLine("error: " + e.Message);
+            return ExitCodes.Failed;
+        }
+        catch (Exception e) when (Environment.GetEnvironmentVariable("COMPARATOR_DEBUG") is null)
+        {
+            // A bug of ours: one line for the user; COMPARATOR_DEBUG=1 shows the stack trace.
+            Console.Error.WriteLine($"error: internal: {e.GetType().Name}: {e.Message} (set COMPARATOR_DEBUG=1 for details)");
             return ExitCodes.Failed;
         }
     }

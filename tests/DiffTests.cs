@@ -130,6 +130,30 @@ public sealed class DiffTests : IDisposable
         Assert.Contains("REGRESSION", badOut);
     }
 
+    [Fact]
+    public async Task Run_compare_to_an_unreadable_baseline_exits_2_before_any_load()
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--quick", "--compare-to", Path.Combine(_dir.FullName, "none.json"), "--out", _dir.FullName);
+
+        Assert.Equal(2, exit);
+        Assert.Contains("cannot read", stderr);
+        Assert.DoesNotContain("starting", stderr);
+        Assert.Empty(_dir.GetDirectories());
+    }
+
+    [Theory]
+    [InlineData("csv", "target,runtime,endpoint,")]
+    [InlineData("md", "# Comparator run")]
+    [InlineData("html", "<!DOCTYPE html>")]
+    public async Task Report_renders_a_saved_run_again_in_each_format(string format, string start)
+    {
+        var saved = Save("run.json", ResultStore.Serialize(Run(Cell("kestrel", "time", Window(1000)))));
+        var (exit, stdout, _) = await ComparatorProcess.RunAsync("report", saved, "--format", format);
+
+        Assert.Equal(0, exit);
+        Assert.StartsWith(start, stdout);
+    }
+
     [Theory]
     [InlineData("schema", "has schema version 7")]
     [InlineData("garbage", "is not JSON")]

@@ -16,13 +16,14 @@ public sealed class RunCommandTests : IDisposable
     public void Dispose() => _out.Delete(recursive: true);
 
     [Fact]
-    public async Task Run_quick_measures_every_cell_of_every_target_and_writes_json_csv_and_markdown()
+    public async Task Run_quick_measures_every_cell_of_every_target_and_writes_json_csv_markdown_html_and_charts()
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--quick", "--out", _out.FullName);
 
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         var runDir = Assert.Single(_out.GetDirectories());
-        Assert.Equal(new[] { "report.md", "results.csv", "results.json" }, runDir.GetFiles().Select(f => f.Name).OrderBy(n => n));
+        Assert.Equal(new[] { "report.html", "report.md", "results.csv", "results.json" }, runDir.GetFiles().Select(f => f.Name).OrderBy(n => n));
+        Assert.Equal(10, runDir.GetDirectories("charts").Single().GetFiles().Length); // five charts, SVG and PNG
 
         var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(runDir.FullName, "results.json")), "results.json");
         var available = TargetCatalog.Available.Select(t => t.Name).ToList();

@@ -54,9 +54,9 @@ public static class DiffCommand
         string json;
         try { json = File.ReadAllText(path); }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        { throw new IncomparableException($"diff: cannot read {path}: {e.Message}"); }
+        { throw new IncomparableException($"cannot read {path}: {e.Message}"); }
         try { return ResultStore.Deserialize(json, path); }
-        catch (InvalidDataException e) { throw new IncomparableException("diff: " + e.Message); }
+        catch (InvalidDataException e) { throw new IncomparableException(e.Message); }
     }
 
     /// <summary>"5%", "5" or "0.05" all mean five percent.</summary>

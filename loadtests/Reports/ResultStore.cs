@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using System.Linq;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using Comparator.Results;
@@ -33,13 +34,26 @@ public static class ResultStore
         }
         if (version != RunResult.CurrentSchemaVersion)
             throw new InvalidDataException($"{source} has schema version {(version < 0 ? "none" : version)}; this comparator reads version {RunResult.CurrentSchemaVersion}");
+        RunResult? run;
         try
         {
-            return JsonSerializer.Deserialize<RunResult>(json, Options) ?? throw new InvalidDataException($"{source} holds no result");
+            run = JsonSerializer.Deserialize<RunResult>(json, Options);
         }
         catch (JsonException e)
         {
             throw new InvalidDataException($"{source} is not a comparator result: {e.Message}");
         }
+        // A file of the right version but the wrong shape (hand-edited, truncated, foreign) is refused
+        // here, not half-read: every renderer may rely on these being present.
+        var missing = run is null ? "everything"
+            : run.Spec is null ? "spec"
+            : run.Spec.Drivers is null ? "spec.drivers"
+            : run.Spec.Machine is null ? "spec.machine"
+            : run.Targets is null ? "targets"
+            : run.Cells is null ? "cells"
+            : run.Cells.Any(c => c?.Key is null || c.Repeats is null || c.Flags is null) ? "a cell's key, repeats or flags"
+            : null;
+        if (missing is not null) throw new InvalidDataException($"{source} is not a complete comparator result: {missing} missing");
+        return run!;
     }
 }

@@ -6,7 +6,8 @@ using Comparator.Results;
 namespace Comparator.Reports;
 
 /// <summary>
-/// Writes a run's files into a new directory under --out: results.json, results.csv, report.md.
+/// Writes a run's files into a new directory under --out: results.json, results.csv, report.md,
+/// report.html and charts/ (SVG and PNG).
 /// Each file is written to a temporary name and renamed, so a reader never sees a torn file, and an
 /// existing run directory is never reused.
 /// </summary>
@@ -31,6 +32,14 @@ public static class RunDirectory
         WriteAtomically(Path.Combine(directory, "results.json"), ResultStore.Serialize(run));
         WriteAtomically(Path.Combine(directory, "results.csv"), CsvReport.Render(run));
         WriteAtomically(Path.Combine(directory, "report.md"), MarkdownReport.Render(run));
+        var charts = Charts.Build(run);
+        var chartDirectory = Directory.CreateDirectory(Path.Combine(directory, "charts")).FullName;
+        foreach (var chart in charts)
+        {
+            WriteAtomically(Path.Combine(chartDirectory, chart.Name + ".svg"), chart.Svg());
+            chart.Plot.SavePng(Path.Combine(chartDirectory, chart.Name + ".png"), Chart.Width, Chart.Height);
+        }
+        WriteAtomically(Path.Combine(directory, "report.html"), HtmlReport.Render(run, charts));
         return directory;
     }
 

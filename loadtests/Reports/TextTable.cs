@@ -29,6 +29,27 @@ public sealed record TextTable(IReadOnlyList<string> Header, IReadOnlyList<IRead
         return md.ToString();
     }
 
+    /// <summary>An HTML table; cells whose text names a flag get class "flag" so they stand out.</summary>
+    public string ToHtml()
+    {
+        var html = new StringBuilder("<table><thead><tr>");
+        foreach (var h in Header) html.Append("<th>").Append(System.Net.WebUtility.HtmlEncode(h)).Append("</th>");
+        html.Append("</tr></thead><tbody>");
+        foreach (var row in Rows)
+        {
+            html.Append("<tr>");
+            foreach (var cell in row)
+            {
+                var cls = IsNumeric(cell) ? " class=\"num\"" : FlagWords.Any(cell.Contains) ? " class=\"flag\"" : "";
+                html.Append("<td").Append(cls).Append('>').Append(System.Net.WebUtility.HtmlEncode(cell)).Append("</td>");
+            }
+            html.Append("</tr>");
+        }
+        return html.Append("</tbody></table>").ToString();
+    }
+
+    private static readonly string[] FlagWords = { "failed", "client-bound", "machine-bound", "noisy", "drivers-disagree", "not-measured", "DISAGREE", "REGRESSION" };
+
     private static string Escape(string cell) => cell.Replace("|", "\\|");
 
     private static bool IsNumeric(string cell) =>

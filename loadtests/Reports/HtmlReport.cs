@@ -1,0 +1,69 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.Linq;
+using System.Net;
+using System.Text;
+using Comparator.Results;
+
+namespace Comparator.Reports;
+
+/// <summary>
+/// report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched): the run
+/// spec on top, the targets, the charts, the side-by-side table, the drivers view, every cell with
+/// its flags, and what the flags mean.
+/// </summary>
+public static class HtmlReport
+{
+    public static string Render(RunResult run, IReadOnlyList<Chart> charts)
+    {
+        var s = run.Spec;
+        string E(string text) => WebUtility.HtmlEncode(text);
+        var html = new StringBuilder();
+        html.Append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Comparator run ")
+            .Append(E(run.StartedAt.ToString("u", CultureInfo.InvariantCulture))).Append("</title><style>")
+            .Append("body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0;font-size:13px}")
+            .Append("th,td{border:1px solid #ccc;padding:3px 6px;text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}")
+            .Append("td.flag{background:#fff3cd;font-weight:bold}.partial{color:#b00;font-weight:bold}figure{margin:1.5em 0}")
+            .Append("figcaption{font-weight:bold;margin-bottom:.3em}dl{display:grid;grid-template-columns:max-content auto;gap:2px 1em}dt{font-weight:bold}")
+            .Append("</style></head><body>");
+        html.Append("<h1>Comparator run</h1>");
+        if (run.Partial) html.Append("<p class=\"partial\">PARTIAL: the run was stopped before the end.</p>");
+        html.Append("<dl>");
+        void Item(string k, string v) => html.Append("<dt>").Append(E(k)).Append("</dt><dd>").Append(E(v)).Append("</dd>");
+        Item("started / finished", $"{run.StartedAt.ToString("u", CultureInfo.InvariantCulture)} / {run.FinishedAt.ToString("u", CultureInfo.InvariantCulture)}");
+        Item("machine", $"{s.Machine.CpuModel}, {s.Machine.LogicalCores} logical cores, {s.Machine.OperatingSystem}");
+        Item("comparator runtime", s.Machine.DotNetRuntime);
+        Item("packages", string.Join(", ", s.Machine.Packages.Select(p => p.Key + " " + p.Value)));
+        foreach (var d in s.Drivers) Item("driver " + d.Name, d.Description);
+        Item("pinning", s.Pin ?? "none: driver and servers share all cores");
+        Item("cells", string.Create(CultureInfo.InvariantCulture,
+            $"endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => p.Label))}; json items {s.JsonItems}; concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}"));
+        Item("timing", string.Create(CultureInfo.InvariantCulture,
+            $"warm-up {s.WarmupSeconds:0.###} s discarded, then {s.Repeat} x {s.DurationSeconds:0.###} s; each cell shows its median repeat"));
+        Item("baseline", s.BaselineTarget);
+        html.Append("</dl>");
+
+        html.Append("<h2>Targets</h2>").Append(new TextTable(new[] { "target", "stack", "runtime", "server", "measured" },
+            run.Targets.Select(t => (IReadOnlyList<string>)new[] { t.Name, t.Stack, t.Runtime, t.Server, t.Measured ? "yes" : "not-measured: " + t.NotMeasuredReason }).ToList()).ToHtml());
+
+        html.Append("<h2>Charts</h2>");
+        foreach (var chart in charts)
+        {
+            var svg = chart.Svg();
+            svg = svg[svg.IndexOf("<svg", StringComparison.Ordinal)..]; // drop the XML declaration inside HTML
+            html.Append("<figure id=\"chart-").Append(chart.Name).Append("\"><figcaption>").Append(E(chart.Title)).Append("</figcaption>").Append(svg).Append("</figure>");
+        }
+
+        html.Append("<h2>Side by side</h2>").Append(SideBySide.Build(run).ToHtml());
+        if (s.Drivers.Count > 1) html.Append("<h2>Drivers side by side</h2>").Append(DriversView.Build(run).ToHtml());
+        var columns = CellColumns.All.Where(c => c.Name is not ("runtime" or "keep_alive")).ToList();
+        html.Append("<h2>Every cell</h2>").Append(new TextTable(columns.Select(c => c.Name).ToList(),
+            run.Cells.Select(cell => (IReadOnlyList<string>)columns.Select(c => CellColumns.FormatFor(cell, c)).ToList()).ToList()).ToHtml());
+        html.Append("<h2>Flags</h2><ul>");
+        foreach (var flag in new[] { Running.CellFlags.Failed, Running.CellFlags.ClientBound, Running.CellFlags.MachineBound, Running.CellFlags.Noisy, Running.CellFlags.DriversDisagree })
+            html.Append("<li><b>").Append(flag).Append("</b>: ").Append(E(Running.CellFlags.Hint(flag)!)).Append("</li>");
+        html.Append("</ul></body></html>");
+        return html.ToString();
+    }
+}
