@@ -39,48 +39,37 @@ public sealed class AbDriver : ILoadDriver
     public IDriverSession Open(LoadRequest request, int concurrency, bool keepAlive, TimeSpan requestTimeout) =>
         new Session(this, request, concurrency, keepAlive, requestTimeout);
 
-    private sealed class Session : IDriverSession
+    private sealed class Session : ToolSession
     {
         private readonly AbDriver _driver;
-        private readonly LoadRequest _request;
-        private readonly int _concurrency;
         private readonly bool _keepAlive;
-        private readonly TimeSpan _timeout;
-        private readonly DirectoryInfo _scratch = Directory.CreateTempSubdirectory("comparator-ab-");
 
         public Session(AbDriver driver, LoadRequest request, int concurrency, bool keepAlive, TimeSpan timeout)
+            : base(DriverName, request, concurrency, timeout)
         {
             _driver = driver;
-            _request = request;
-            _concurrency = concurrency;
             _keepAlive = keepAlive;
-            _timeout = timeout;
-            if (request.Body is not null) File.WriteAllBytes(BodyFile, request.Body);
         }
 
-        private string BodyFile => Path.Combine(_scratch.FullName, "body");
-        private string PercentileFile => Path.Combine(_scratch.FullName, "percentiles.csv");
+        private string PercentileFile => ScratchFile("percentiles.csv");
 
-        public async Task<DriverWindow> RunAsync(TimeSpan duration, CancellationToken cancellationToken)
+        public override async Task<DriverWindow> RunAsync(TimeSpan duration, CancellationToken cancellationToken)
         {
-            var seconds = (int)Math.Ceiling(duration.TotalSeconds); // ab's time limit is in whole seconds
+            var (seconds, rounded) = WholeSeconds(DriverName, duration);
             var args = new List<string>();
             if (_keepAlive) args.Add("-k");
-            args.AddRange(new[] { "-q", "-c", I(_concurrency), "-t", I(seconds), "-n", "100000000", "-s", I((int)Math.Ceiling(_timeout.TotalSeconds)), "-e", PercentileFile });
-            if (_request.Body is not null)
-            {
-                args.AddRange(new[] { _request.Endpoint.Method == "PUT" ? "-u" : "-p", BodyFile, "-T", ContentTypes.Binary });
-            }
-            args.Add(_request.Url.ToString());
+            args.AddRange(new[] { "-q", "-c", I(Concurrency), "-t", I(seconds), "-n", "100000000", "-s", I((int)Math.Ceiling(Timeout.TotalSeconds)), "-e", PercentileFile });
+            if (BodyFile is not null) args.AddRange(new[] { Request.Endpoint.Method == "PUT" ? "-u" : "-p", BodyFile, "-T", ContentTypes.Binary });
+            args.Add(Request.Url.ToString());
 
-            var run = await ToolProcess.RunAsync(_driver._ab, args, _driver._cpuList, TimeSpan.FromSeconds(seconds) + _timeout + TimeSpan.FromSeconds(10), cancellationToken);
+            var run = await ToolProcess.RunAsync(_driver._ab, args, _driver._cpuList, TimeSpan.FromSeconds(seconds) + Timeout + TimeSpan.FromSeconds(10), cancellationToken);
             var limitations = new List<string>
             {
                 "connections_opened: ab does not report connections",
                 "latency_mean_ms: ab's 'Time per request (mean)', concurrency x time / requests",
             };
-            if (seconds != duration.TotalSeconds) limitations.Add($"duration: ab's time limit is whole seconds, so the window was {seconds} s");
-            if (_request.Body is null) limitations.Add("bytes_sent: ab reports bytes sent only for requests with a body");
+            if (rounded is not null) limitations.Add(rounded);
+            if (Request.Body is null) limitations.Add("bytes_sent: ab reports bytes sent only for requests with a body");
 
             AbReport report;
             try
@@ -120,14 +109,10 @@ public sealed class AbDriver : ILoadDriver
                 Limitations: limitations);
         }
 
-        private static string I(int value) => value.ToString(CultureInfo.InvariantCulture);
-
         private static string LastLine(string text)
         {
             var lines = text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
             return lines.Length == 0 ? "no output" : lines[^1];
         }
-
-        public void Dispose() => _scratch.Delete(recursive: true);
     }
 }

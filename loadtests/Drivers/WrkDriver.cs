@@ -56,40 +56,28 @@ public sealed class WrkDriver : ILoadDriver
         return lua.ToString();
     }
 
-    private sealed class Session : IDriverSession
+    private sealed class Session : ToolSession
     {
         private readonly WrkDriver _driver;
-        private readonly LoadRequest _request;
-        private readonly int _concurrency;
-        private readonly TimeSpan _timeout;
-        private readonly DirectoryInfo _scratch = Directory.CreateTempSubdirectory("comparator-wrk-");
 
         public Session(WrkDriver driver, LoadRequest request, int concurrency, bool keepAlive, TimeSpan timeout)
+            : base(DriverName, request, concurrency, timeout)
         {
             _driver = driver;
-            _request = request;
-            _concurrency = concurrency;
-            _timeout = timeout;
-            string? bodyFile = null;
-            if (request.Body is not null)
-            {
-                bodyFile = Path.Combine(_scratch.FullName, "body");
-                File.WriteAllBytes(bodyFile, request.Body);
-            }
-            File.WriteAllText(ScriptFile, Script(request, bodyFile, keepAlive));
+            File.WriteAllText(ScriptFile, Script(request, BodyFile, keepAlive));
         }
 
-        private string ScriptFile => Path.Combine(_scratch.FullName, "request.lua");
+        private string ScriptFile => ScratchFile("request.lua");
 
-        public async Task<DriverWindow> RunAsync(TimeSpan duration, CancellationToken cancellationToken)
+        public override async Task<DriverWindow> RunAsync(TimeSpan duration, CancellationToken cancellationToken)
         {
-            var seconds = (int)Math.Ceiling(duration.TotalSeconds); // wrk's -d takes whole seconds
+            var (seconds, rounded) = WholeSeconds(DriverName, duration);
             var args = new List<string>
             {
-                "-t", I(Threads), "-c", I(Math.Max(_concurrency, Threads)), "-d", I(seconds) + "s",
-                "--timeout", I((int)Math.Ceiling(_timeout.TotalSeconds)) + "s", "--latency", "-s", ScriptFile, _request.Url.ToString(),
+                "-t", I(Threads), "-c", I(Math.Max(Concurrency, Threads)), "-d", I(seconds) + "s",
+                "--timeout", I((int)Math.Ceiling(Timeout.TotalSeconds)) + "s", "--latency", "-s", ScriptFile, Request.Url.ToString(),
             };
-            var run = await ToolProcess.RunAsync(_driver._wrk, args, _driver._cpuList, TimeSpan.FromSeconds(seconds) + _timeout + TimeSpan.FromSeconds(10), cancellationToken);
+            var run = await ToolProcess.RunAsync(_driver._wrk, args, _driver._cpuList, TimeSpan.FromSeconds(seconds) + Timeout + TimeSpan.FromSeconds(10), cancellationToken);
             var limitations = new List<string>
             {
                 "bytes_sent: wrk counts only received bytes",
@@ -97,7 +85,7 @@ public sealed class WrkDriver : ILoadDriver
                 "connections_opened: wrk does not report connections",
                 "latency: wrk's figures include non-2xx answers; bodies are not checked",
             };
-            if (seconds != duration.TotalSeconds) limitations.Add($"duration: wrk's -d is whole seconds, so the window was {seconds} s");
+            if (rounded is not null) limitations.Add(rounded);
 
             WrkReport report;
             try
@@ -133,9 +121,5 @@ public sealed class WrkDriver : ILoadDriver
                 FailureSamples: samples,
                 Limitations: limitations);
         }
-
-        private static string I(int value) => value.ToString(CultureInfo.InvariantCulture);
-
-        public void Dispose() => _scratch.Delete(recursive: true);
     }
 }

@@ -12,34 +12,22 @@ public static class ProcessSampler
 {
     private const double TicksPerSecond = 100.0;
 
-    /// <summary>User+system CPU seconds of the process so far, or null if it cannot be read.</summary>
-    public static double? CpuSeconds(int pid)
-    {
-        try
-        {
-            var stat = File.ReadAllText($"/proc/{pid}/stat");
-            // Field 2 (comm) may hold spaces; the fields after its closing parenthesis are fixed.
-            var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-            var utime = long.Parse(fields[11], CultureInfo.InvariantCulture); // field 14
-            var stime = long.Parse(fields[12], CultureInfo.InvariantCulture); // field 15
-            return (utime + stime) / TicksPerSecond;
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException)
-        {
-            return null;
-        }
-    }
+    /// <summary>User+system CPU seconds of the process so far (stat fields 14 and 15), or null if it cannot be read.</summary>
+    public static double? CpuSeconds(int pid) => StatSeconds($"/proc/{pid}/stat", 14, 15);
 
-    /// <summary>User+system CPU seconds of this process's children that have exited and been reaped.</summary>
-    public static double? ReapedChildrenCpuSeconds()
+    /// <summary>User+system CPU seconds of this process's children that have exited and been reaped (fields 16 and 17).</summary>
+    public static double? ReapedChildrenCpuSeconds() => StatSeconds("/proc/self/stat", 16, 17);
+
+    /// <summary>The sum of two clock-tick fields of a stat file (1-based field numbers, as in proc(5)), in seconds.</summary>
+    private static double? StatSeconds(string path, int firstField, int secondField)
     {
         try
         {
-            var stat = File.ReadAllText("/proc/self/stat");
+            var stat = File.ReadAllText(path);
+            // Field 2 (comm) may hold spaces; the fields after its closing parenthesis are fixed, starting at field 3.
             var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-            var cutime = long.Parse(fields[13], CultureInfo.InvariantCulture); // field 16
-            var cstime = long.Parse(fields[14], CultureInfo.InvariantCulture); // field 17
-            return (cutime + cstime) / TicksPerSecond;
+            var ticks = long.Parse(fields[firstField - 3], CultureInfo.InvariantCulture) + long.Parse(fields[secondField - 3], CultureInfo.InvariantCulture);
+            return ticks / TicksPerSecond;
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException)
         {
