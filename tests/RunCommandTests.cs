@@ -103,16 +103,27 @@ public sealed class RunCommandTests : IDisposable
         using var comparator = ComparatorProcess.Start("run", "--targets", "kestrel", "--endpoints", "time", "--warmup", "0",
             "--duration", "60s", "--out", _out.FullName);
         using var cleanup = ComparatorProcess.KillOnDispose(comparator);
-        string? line;
-        do line = await comparator.StandardError.ReadLineAsync().WaitAsync(ComparatorProcess.Patience);
-        while (line is not null && !line.Contains("[1/1]")); // the cell's load has started
-        var stdout = comparator.StandardOutput.ReadToEndAsync();
+        // Event-driven reading of both pipes: neither can hold up the other.
+        var stdout = new System.Text.StringBuilder();
+        var stderr = new System.Text.StringBuilder();
+        var loadStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        comparator.OutputDataReceived += (_, e) => { lock (stdout) stdout.AppendLine(e.Data); };
+        comparator.ErrorDataReceived += (_, e) =>
+        {
+            lock (stderr) stderr.AppendLine(e.Data);
+            if (e.Data?.Contains("[1/1]") == true) loadStarted.TrySetResult(); // the cell's load has started
+        };
+        comparator.BeginOutputReadLine();
+        comparator.BeginErrorReadLine();
+        await Task.WhenAny(loadStarted.Task, comparator.WaitForExitAsync()).WaitAsync(ComparatorProcess.Patience);
+        Assert.True(loadStarted.Task.IsCompleted, "the run ended before its load started:\n" + stderr);
 
         kill(comparator.Id, 15);
-        await comparator.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30)); // far less than the 60 s cell
+        await Task.WhenAny(comparator.WaitForExitAsync(), Task.Delay(TimeSpan.FromSeconds(30))); // far less than the 60 s cell
+        Assert.True(comparator.HasExited, "still running 30 s after SIGTERM:\n" + stderr);
+        comparator.WaitForExit(); // drains the output events
 
-        Assert.Equal(1, comparator.ExitCode);
-        Assert.Contains("(PARTIAL)", await stdout);
+        Assert.True(comparator.ExitCode == 1 && stdout.ToString().Contains("(PARTIAL)"), $"exit {comparator.ExitCode}\n{stderr}{stdout}");
         var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.json")), "results.json");
         Assert.True(run.Partial);
         var kestrelUrl = new Uri(run.Targets.Single(t => t.Name == "kestrel").BaseUrl!);

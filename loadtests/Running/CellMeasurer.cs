@@ -36,6 +36,7 @@ public sealed class CellMeasurer
         {
             var serverCpuBefore = serverPid is int p ? ProcessSampler.CpuSeconds(p) : null;
             var window = await session.RunAsync(_options.Duration, cancellationToken);
+            if (cancellationToken.IsCancellationRequested) break; // a window cut short by a stop is not a measurement
             var serverCpuAfter = serverPid is int q ? ProcessSampler.CpuSeconds(q) : null;
             var rss = serverPid is int r ? ProcessSampler.PeakRssMb(r) : null;
             repeats.Add(ToMeasurement(window, serverCpuAfter - serverCpuBefore, rss));

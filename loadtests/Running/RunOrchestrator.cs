@@ -155,7 +155,7 @@ public sealed class RunOrchestrator
 
     private static string Outcome(CellResult cell)
     {
-        var s = cell.Summary!;
+        if (cell.Summary is not { } s) return "not measured: " + cell.NotMeasuredReason;
         var text = string.Create(CultureInfo.InvariantCulture, $"{s.RequestsPerSecond:0} req/s, p99 {s.LatencyP99Ms:0.0} ms");
         return cell.Flags.Count > 0 ? text + " [" + string.Join(", ", cell.Flags) + "]" : text;
     }
