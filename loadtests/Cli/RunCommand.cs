@@ -31,10 +31,8 @@ public static class RunCommand
     {
         var layout = BuildLayout.Discover();
         var options = RunOptionsParser.Parse(args, layout);
-        var reader = new ArgumentReader("run", args, RunOptionsParser.ValueOptions, RunOptionsParser.FlagOptions);
         // Read the baseline before any load: an unreadable or foreign file must not cost a run.
-        var compareTo = reader.Value("--compare-to") is string basePath ? DiffCommand.Load(basePath) : null;
-        var threshold = DiffCommand.ParseThreshold(reader.Value("--threshold") ?? "5%");
+        var compareTo = options.CompareTo is string basePath ? DiffCommand.Load(basePath) : null;
         IRunProgress progress = new LineProgress();
 
         using var stop = new StopSignals("run", "stopping; what was measured will be written, marked partial");
@@ -63,7 +61,7 @@ public static class RunCommand
         Console.WriteLine($"results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");
         if (compareTo is null) return ExitCode(run, options);
 
-        var diff = RunDiff.BetweenRuns(compareTo, run, threshold, "base", "this run");
+        var diff = RunDiff.BetweenRuns(compareTo, run, options.Threshold, "base", "this run");
         if (diff.Cells.Count == 0) throw new IncomparableException("run --compare-to: no measured cell in common with the baseline");
         var markdown = DiffReport.Render(diff);
         File.WriteAllText(Path.Combine(directory, "diff.md"), markdown);

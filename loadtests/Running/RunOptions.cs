@@ -31,7 +31,9 @@ public sealed record RunOptions(
     string OutDirectory,
     TimeSpan RequestTimeout,
     IReadOnlyList<string> Drivers,
-    CpuPin? Pin)
+    CpuPin? Pin,
+    string? CompareTo,
+    double Threshold)
 {
     public int CellCount
     {

@@ -58,7 +58,8 @@ public static class RunOptionsParser
 
         return new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeat, jsonItems,
             baseline, a.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results"), timeout,
-            Drivers.DriverCatalog.Resolve(a.Value("--driver")), CpuPin.Parse(a.Value("--pin")));
+            Drivers.DriverCatalog.Resolve(a.Value("--driver")), CpuPin.Parse(a.Value("--pin")),
+            a.Value("--compare-to"), DiffCommand.ParseThreshold(a.Value("--threshold") ?? "5%"));
     }
 
     private static (List<TargetPlan>, List<TargetDefinition>) Targets(ArgumentReader a)
