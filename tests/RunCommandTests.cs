@@ -134,6 +134,50 @@ public sealed class RunCommandTests : IDisposable
         });
     }
 
+    [Fact]
+    public async Task A_target_killed_mid_cell_fails_that_cell_skips_the_rest_with_a_reason_and_results_are_written()
+    {
+        using var comparator = ComparatorProcess.Start("run", "--targets", "kestrel", "--endpoints", "time,json", "--warmup", "0",
+            "--duration", "3s", "--repeat", "1", "--out", _out.FullName);
+        using var cleanup = ComparatorProcess.KillOnDispose(comparator);
+        var stderr = new System.Text.StringBuilder();
+        var loadStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        comparator.OutputDataReceived += (_, _) => { };
+        comparator.ErrorDataReceived += (_, e) =>
+        {
+            lock (stderr) stderr.AppendLine(e.Data);
+            if (e.Data?.Contains("[1/2]") == true) loadStarted.TrySetResult();
+        };
+        comparator.BeginOutputReadLine();
+        comparator.BeginErrorReadLine();
+        await Task.WhenAny(loadStarted.Task, comparator.WaitForExitAsync()).WaitAsync(ComparatorProcess.Patience);
+        Assert.True(loadStarted.Task.IsCompleted, "the run ended before its load started:\n" + stderr);
+
+        var target = ChildPids(comparator.Id).Single(pid => File.ReadAllText($"/proc/{pid}/cmdline").Contains("KestrelService"));
+        kill(target, 9);
+        await comparator.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
+
+        Assert.Equal(1, comparator.ExitCode);
+        var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.json")), "results.json");
+        var killedCell = run.Cells.Single(c => c.Key.Endpoint == "time");
+        var nextCell = run.Cells.Single(c => c.Key.Endpoint == "json");
+        Assert.True(killedCell.FailedTotal > 0 && killedCell.Flags.Contains("failed"), string.Join(' ', killedCell.Flags));
+        Assert.Null(nextCell.Summary);
+        Assert.Equal("the target process exited during the run", nextCell.NotMeasuredReason);
+    }
+
+    /// <summary>Processes whose parent is the given one, from /proc.</summary>
+    private static int[] ChildPids(int parent) =>
+        Directory.GetDirectories("/proc")
+            .Select(d => int.TryParse(Path.GetFileName(d), out var pid) ? pid : 0)
+            .Where(pid => pid > 0)
+            .Where(pid =>
+            {
+                try { return File.ReadLines($"/proc/{pid}/status").Any(l => l == $"PPid:\t{parent}"); }
+                catch (IOException) { return false; }
+            })
+            .ToArray();
+
     [System.Runtime.InteropServices.DllImport("libc", SetLastError = true)]
     private static extern int kill(int pid, int sig);
 
