@@ -25,15 +25,48 @@ public static class ComparatorProcess
         return Process.Start(info)!;
     }
 
-    /// <summary>Kills the process and its targets if a test ends before it did.</summary>
-    public static IDisposable KillOnDispose(Process process) => new Killer(process);
-
-    private sealed class Killer(Process process) : IDisposable
+    /// <summary>A running comparator whose output is collected by events, so neither pipe can hold up the other.</summary>
+    public sealed class Watched : IDisposable
     {
+        private readonly System.Text.StringBuilder _stdout = new();
+        private readonly System.Text.StringBuilder _stderr = new();
+
+        public Watched(Process process) => Process = process;
+
+        public Process Process { get; }
+        public string Stdout { get { lock (_stdout) return _stdout.ToString(); } }
+        public string Stderr { get { lock (_stderr) return _stderr.ToString(); } }
+
+        internal void Out(string? line) { lock (_stdout) _stdout.AppendLine(line); }
+        internal void Err(string? line) { lock (_stderr) _stderr.AppendLine(line); }
+
         public void Dispose()
         {
-            try { if (!process.HasExited) process.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+            try { if (!Process.HasExited) Process.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+            Process.Dispose();
         }
+    }
+
+    /// <summary>Starts the comparator and returns once a stderr line contains the marker; fails if it exits first.</summary>
+    public static async Task<Watched> StartAndWaitForAsync(string stderrMarker, params string[] args)
+    {
+        var watched = new Watched(Start(args));
+        var seen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        watched.Process.OutputDataReceived += (_, e) => watched.Out(e.Data);
+        watched.Process.ErrorDataReceived += (_, e) =>
+        {
+            watched.Err(e.Data);
+            if (e.Data?.Contains(stderrMarker) == true) seen.TrySetResult();
+        };
+        watched.Process.BeginOutputReadLine();
+        watched.Process.BeginErrorReadLine();
+        await Task.WhenAny(seen.Task, watched.Process.WaitForExitAsync()).WaitAsync(Patience);
+        if (!seen.Task.IsCompleted)
+        {
+            watched.Dispose();
+            throw new InvalidOperationException($"the comparator ended before printing '{stderrMarker}':\n{watched.Stderr}");
+        }
+        return watched;
     }
 
     /// <summary>Runs to the end and returns exit code, stdout and stderr.</summary>

@@ -100,30 +100,16 @@ public sealed class RunCommandTests : IDisposable
     [Fact]
     public async Task Sigterm_mid_run_stops_the_load_and_the_target_and_writes_partial_results()
     {
-        using var comparator = ComparatorProcess.Start("run", "--targets", "kestrel", "--endpoints", "time", "--warmup", "0",
-            "--duration", "60s", "--out", _out.FullName);
-        using var cleanup = ComparatorProcess.KillOnDispose(comparator);
-        // Event-driven reading of both pipes: neither can hold up the other.
-        var stdout = new System.Text.StringBuilder();
-        var stderr = new System.Text.StringBuilder();
-        var loadStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        comparator.OutputDataReceived += (_, e) => { lock (stdout) stdout.AppendLine(e.Data); };
-        comparator.ErrorDataReceived += (_, e) =>
-        {
-            lock (stderr) stderr.AppendLine(e.Data);
-            if (e.Data?.Contains("[1/1]") == true) loadStarted.TrySetResult(); // the cell's load has started
-        };
-        comparator.BeginOutputReadLine();
-        comparator.BeginErrorReadLine();
-        await Task.WhenAny(loadStarted.Task, comparator.WaitForExitAsync()).WaitAsync(ComparatorProcess.Patience);
-        Assert.True(loadStarted.Task.IsCompleted, "the run ended before its load started:\n" + stderr);
+        using var watched = await ComparatorProcess.StartAndWaitForAsync("[1/1]", "run", "--targets", "kestrel", "--endpoints", "time",
+            "--warmup", "0", "--duration", "60s", "--out", _out.FullName); // returns once the cell's load has started
+        var comparator = watched.Process;
 
         kill(comparator.Id, 15);
         await Task.WhenAny(comparator.WaitForExitAsync(), Task.Delay(TimeSpan.FromSeconds(30))); // far less than the 60 s cell
-        Assert.True(comparator.HasExited, "still running 30 s after SIGTERM:\n" + stderr);
+        Assert.True(comparator.HasExited, "still running 30 s after SIGTERM:\n" + watched.Stderr);
         comparator.WaitForExit(); // drains the output events
 
-        Assert.True(comparator.ExitCode == 1 && stdout.ToString().Contains("(PARTIAL)"), $"exit {comparator.ExitCode}\n{stderr}{stdout}");
+        Assert.True(comparator.ExitCode == 1 && watched.Stdout.Contains("(PARTIAL)"), $"exit {comparator.ExitCode}\n{watched.Stderr}{watched.Stdout}");
         var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.json")), "results.json");
         Assert.True(run.Partial);
         var kestrelUrl = new Uri(run.Targets.Single(t => t.Name == "kestrel").BaseUrl!);
@@ -137,21 +123,9 @@ public sealed class RunCommandTests : IDisposable
     [Fact]
     public async Task A_target_killed_mid_cell_fails_that_cell_skips_the_rest_with_a_reason_and_results_are_written()
     {
-        using var comparator = ComparatorProcess.Start("run", "--targets", "kestrel", "--endpoints", "time,json", "--warmup", "0",
-            "--duration", "3s", "--repeat", "1", "--out", _out.FullName);
-        using var cleanup = ComparatorProcess.KillOnDispose(comparator);
-        var stderr = new System.Text.StringBuilder();
-        var loadStarted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        comparator.OutputDataReceived += (_, _) => { };
-        comparator.ErrorDataReceived += (_, e) =>
-        {
-            lock (stderr) stderr.AppendLine(e.Data);
-            if (e.Data?.Contains("[1/2]") == true) loadStarted.TrySetResult();
-        };
-        comparator.BeginOutputReadLine();
-        comparator.BeginErrorReadLine();
-        await Task.WhenAny(loadStarted.Task, comparator.WaitForExitAsync()).WaitAsync(ComparatorProcess.Patience);
-        Assert.True(loadStarted.Task.IsCompleted, "the run ended before its load started:\n" + stderr);
+        using var watched = await ComparatorProcess.StartAndWaitForAsync("[1/2]", "run", "--targets", "kestrel", "--endpoints", "time,json",
+            "--warmup", "0", "--duration", "3s", "--repeat", "1", "--out", _out.FullName);
+        var comparator = watched.Process;
 
         var target = ChildPids(comparator.Id).Single(pid => File.ReadAllText($"/proc/{pid}/cmdline").Contains("KestrelService"));
         kill(target, 9);

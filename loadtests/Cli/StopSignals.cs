@@ -32,8 +32,6 @@ public sealed class StopSignals : IDisposable
 
     public CancellationToken Token => _stop.Token;
 
-    public bool Requested => _stop.IsCancellationRequested;
-
     public void Dispose()
     {
         _onInt.Dispose();

@@ -10,24 +10,19 @@ public sealed class RunningTarget : IAsyncDisposable
 {
     private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(5);
     private readonly Process _process;
-    private readonly OutputTail _stderr;
     private bool _disposed;
 
-    internal RunningTarget(TargetDefinition definition, Process process, Uri baseUrl, OutputTail stderr)
+    internal RunningTarget(TargetDefinition definition, Process process, Uri baseUrl)
     {
         Definition = definition;
         _process = process;
         BaseUrl = baseUrl;
-        _stderr = stderr;
     }
 
     public TargetDefinition Definition { get; }
     public Uri BaseUrl { get; }
     public int ProcessId => _process.Id;
     public bool HasExited => _disposed || _process.HasExited;
-
-    /// <summary>The last lines the service wrote to stderr, for error messages.</summary>
-    public IReadOnlyList<string> StderrTail => _stderr.Lines;
 
     /// <summary>SIGTERM, a grace period, then SIGKILL of the whole tree. Returns the exit code.</summary>
     public async Task<int> StopAsync()

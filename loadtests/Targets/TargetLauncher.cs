@@ -32,8 +32,6 @@ public sealed class TargetLauncher
         _cpuList = cpuList;
     }
 
-    public BuildLayout Layout => _layout;
-
     public async Task<RunningTarget> StartAsync(TargetDefinition target, ServiceSwitches switches, CancellationToken cancellationToken = default)
     {
         if (!target.IsAvailable)
@@ -83,7 +81,7 @@ public sealed class TargetLauncher
         var timeout = Task.Delay(_readyTimeout, cancellationToken);
         var finished = await Task.WhenAny(ready.Task, timeout);
         if (finished == ready.Task && ready.Task.IsCompletedSuccessfully)
-            return (new RunningTarget(target, process, new Uri(ready.Task.Result), stderr), null, "");
+            return (new RunningTarget(target, process, new Uri(ready.Task.Result)), null, "");
 
         string failure;
         int? exitCode = null;

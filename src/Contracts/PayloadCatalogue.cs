@@ -42,17 +42,6 @@ namespace Comparator.Contracts
             return bytes;
         }
 
-        /// <summary>Finds the payloads/ folder by walking up from a start folder; null if none.</summary>
-        public static string? FindPayloadDirectory(string startDirectory)
-        {
-            for (var dir = new DirectoryInfo(startDirectory); dir != null; dir = dir.Parent)
-            {
-                var candidate = Path.Combine(dir.FullName, "payloads");
-                if (Directory.Exists(candidate) && File.Exists(Path.Combine(dir.FullName, "Comparator.sln"))) return candidate;
-            }
-            return null;
-        }
-
         /// <summary>The payload files in a folder (everything but README.md), ordered by size.</summary>
         public static IReadOnlyList<FileInfo> ListFiles(string payloadDirectory) =>
             new DirectoryInfo(payloadDirectory).GetFiles()
