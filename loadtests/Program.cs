@@ -16,6 +16,7 @@ public static class Program
         "  " + DiffCommand.Usage + "\n" +
         "  " + ReportCommand.Usage + "\n" +
         "  " + VerifyCommand.Usage + "\n" +
+        "  " + SoakCommand.Usage + "\n" +
         "  " + PayloadsCommand.Usage + "\n" +
         "  targets                                list every target, its stack, runtime and server, and whether it runs here";
 
@@ -33,13 +34,14 @@ public static class Program
                 case "diff": return DiffCommand.Run(rest);
                 case "report": return ReportCommand.Run(rest);
                 case "verify": return await VerifyCommand.RunAsync(rest);
+                case "soak": return await SoakCommand.RunAsync(rest);
                 case "targets": return TargetsCommand.Run(rest);
                 case "payloads": return PayloadsCommand.Run(rest);
                 case "help": case "--help": case "-h":
                     Console.WriteLine(Usage);
                     return ExitCodes.Success;
                 default:
-                    throw new UsageException($"unknown command '{command}'; commands: run, serve, bench-driver, diff, report, verify, targets, payloads, help");
+                    throw new UsageException($"unknown command '{command}'; commands: run, serve, bench-driver, diff, report, verify, soak, targets, payloads, help");
             }
         }
         catch (UsageException e)

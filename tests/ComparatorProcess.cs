@@ -18,6 +18,11 @@ public static class ComparatorProcess
     {
         var layout = BuildLayout.Discover();
         var dll = Path.Combine(layout.RepositoryRoot, "artifacts", "bin", "Comparator", layout.Configuration.ToLowerInvariant(), "comparator.dll");
+        return StartDll(dll, environment, args);
+    }
+
+    private static Process StartDll(string dll, IReadOnlyDictionary<string, string>? environment, IReadOnlyList<string> args)
+    {
         var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         info.ArgumentList.Add(dll);
         if (environment is not null) foreach (var (k, v) in environment) info.Environment[k] = v;
@@ -47,16 +52,20 @@ public static class ComparatorProcess
         }
     }
 
-    /// <summary>Starts the comparator and returns once a stderr line contains the marker; fails if it exits first.</summary>
-    public static async Task<Watched> StartAndWaitForAsync(string stderrMarker, params string[] args)
+    /// <summary>Starts the comparator and returns once a line on stdout or stderr contains the marker; fails if it exits first.</summary>
+    public static async Task<Watched> StartAndWaitForAsync(string marker, params string[] args)
     {
         var watched = new Watched(Start(args));
         var seen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        watched.Process.OutputDataReceived += (_, e) => watched.Out(e.Data);
+        watched.Process.OutputDataReceived += (_, e) =>
+        {
+            watched.Out(e.Data);
+            if (e.Data?.Contains(marker) == true) seen.TrySetResult();
+        };
         watched.Process.ErrorDataReceived += (_, e) =>
         {
             watched.Err(e.Data);
-            if (e.Data?.Contains(stderrMarker) == true) seen.TrySetResult();
+            if (e.Data?.Contains(marker) == true) seen.TrySetResult();
         };
         watched.Process.BeginOutputReadLine();
         watched.Process.BeginErrorReadLine();
@@ -64,7 +73,7 @@ public static class ComparatorProcess
         if (!seen.Task.IsCompleted)
         {
             watched.Dispose();
-            throw new InvalidOperationException($"the comparator ended before printing '{stderrMarker}':\n{watched.Stderr}");
+            throw new InvalidOperationException($"the comparator ended before printing '{marker}':\n{watched.Stderr}");
         }
         return watched;
     }
@@ -72,9 +81,16 @@ public static class ComparatorProcess
     /// <summary>Runs to the end and returns exit code, stdout and stderr.</summary>
     public static Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(params string[] args) => RunAsync(null, args);
 
-    public static async Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(IReadOnlyDictionary<string, string>? environment, params string[] args)
+    public static Task<(int ExitCode, string Stdout, string Stderr)> RunAsync(IReadOnlyDictionary<string, string>? environment, params string[] args) =>
+        RunToEndAsync(Start(environment, args));
+
+    /// <summary>Runs another built program (a service dll) to the end, the same way.</summary>
+    public static Task<(int ExitCode, string Stdout, string Stderr)> RunDotNetAsync(string dll, params string[] args) =>
+        RunToEndAsync(StartDll(dll, null, args));
+
+    private static async Task<(int ExitCode, string Stdout, string Stderr)> RunToEndAsync(Process started)
     {
-        using var process = Start(environment, args);
+        using var process = started;
         var stdout = process.StandardOutput.ReadToEndAsync();
         var stderr = process.StandardError.ReadToEndAsync();
         try

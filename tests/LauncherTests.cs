@@ -1,5 +1,9 @@
 using System;
+using System.Globalization;
 using System.IO;
+using System.Linq;
+using System.Net;
+using System.Net.Sockets;
 using System.Net.Http;
 using System.Threading.Tasks;
 using Comparator.Contracts;
@@ -67,5 +71,62 @@ public sealed class LauncherTests
             _launcher.StartAsync(TargetCatalog.Find("kestrel")!, new ServiceSwitches(MaxBodyBytes: 0)));
         Assert.Contains($"exited with code {ServiceExitCodes.BadArguments}", e.Message);
         Assert.Contains("--max-body-bytes", e.Message);
+    }
+
+    [Fact]
+    public async Task A_target_that_never_prints_its_ready_line_is_an_error_after_the_timeout_and_is_killed()
+    {
+        var silent = new TargetDefinition("silent", "test double", ".NET 10", "none", "SilentService", "SilentService.dll", HostRuntime.DotNet, null);
+        var launcher = new TargetLauncher(BuildLayout.Discover(), readyTimeout: TimeSpan.FromSeconds(2));
+        var before = ChildProcesses.Of(Environment.ProcessId);
+
+        var e = await Assert.ThrowsAsync<LaunchException>(() => launcher.StartAsync(silent, ServiceSwitches.Default));
+
+        Assert.Contains("target 'silent' printed no ready line within 2 s", e.Message);
+        Assert.Empty(ChildProcesses.Of(Environment.ProcessId).Except(before)); // killed, not left behind
+    }
+
+    [Fact]
+    public async Task A_port_taken_by_someone_else_is_retried_on_another_port()
+    {
+        using var squatter = new TcpListener(IPAddress.Loopback, 0);
+        squatter.Start();
+        var taken = ((IPEndPoint)squatter.LocalEndpoint).Port;
+        var offered = 0;
+        var launcher = new TargetLauncher(BuildLayout.Discover(), portSource: () => offered++ == 0 ? taken : FreePort());
+
+        foreach (var name in TargetCatalog.Available.Select(t => t.Name))
+        {
+            offered = 0;
+            await using var running = await launcher.StartAsync(TargetCatalog.Find(name)!, ServiceSwitches.Default);
+            Assert.Equal(2, offered); // the taken port first, then a free one
+            Assert.NotEqual(taken, running.BaseUrl.Port);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(TargetsFixture.TargetNames), MemberType = typeof(TargetsFixture))]
+    public async Task A_service_given_a_taken_port_exits_3_with_one_line(string name)
+    {
+        using var squatter = new TcpListener(IPAddress.Loopback, 0);
+        squatter.Start();
+        var taken = ((IPEndPoint)squatter.LocalEndpoint).Port;
+        var target = TargetCatalog.Find(name)!;
+
+        var (exit, stdout, stderr) = await ComparatorProcess.RunDotNetAsync(BuildLayout.Discover().AssemblyPath(target), "--port", taken.ToString(CultureInfo.InvariantCulture));
+
+        Assert.Equal(ServiceExitCodes.CannotListen, exit);
+        Assert.Equal("", stdout); // no ready line
+        var line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains("cannot listen on http://127.0.0.1:" + taken, line);
+    }
+
+    private static int FreePort()
+    {
+        var probe = new TcpListener(IPAddress.Loopback, 0);
+        probe.Start();
+        var port = ((IPEndPoint)probe.LocalEndpoint).Port;
+        probe.Stop();
+        return port;
     }
 }

@@ -3,6 +3,7 @@ using System.IO;
 using System.Linq;
 using System.Threading.Tasks;
 using Comparator.Reports;
+using Comparator.Results;
 using Comparator.Targets;
 using Xunit;
 
@@ -40,8 +41,39 @@ public sealed class RunCommandTests : IDisposable
             Assert.Contains(column, csv[0].Split(','));
         Assert.Equal(run.Cells.Count + 1, csv.Length);
 
-        foreach (var target in available) Assert.Contains(target + " req/s", stdout);
+        foreach (var target in available) Assert.Contains($" {target} ", stdout); // a row per cell and target
+        Assert.Contains("where the difference comes from", stdout);
+        var markdown = File.ReadAllText(Path.Combine(runDir.FullName, "report.md"));
+        Assert.Contains("## Targets by runtime and server", markdown);
+        Assert.Contains("## Where the difference comes from", markdown);
         Assert.Contains("results: " + runDir.FullName, stdout);
+    }
+
+    [Fact]
+    public async Task Server_header_on_runs_every_kestrel_target_with_the_header_and_says_so_in_the_spec()
+    {
+        var kestrelHosted = TargetCatalog.Available.Where(t => t.Server == "Kestrel").Select(t => t.Name).ToList();
+        async Task<RunResult> Run(string onOff, string outDir)
+        {
+            var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", string.Join(',', kestrelHosted), "--endpoints", "time",
+                "--warmup", "0", "--duration", "0.3s", "--repeat", "1", "--server-header", onOff, "--out", outDir);
+            Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+            var dir = Assert.Single(new DirectoryInfo(outDir).GetDirectories());
+            return ResultStore.Deserialize(File.ReadAllText(Path.Combine(dir.FullName, "results.json")), "results.json");
+        }
+
+        var off = await Run("off", Path.Combine(_out.FullName, "off"));
+        var on = await Run("on", Path.Combine(_out.FullName, "on"));
+
+        Assert.False(off.Spec.ServerHeader);
+        Assert.True(on.Spec.ServerHeader);
+        foreach (var target in kestrelHosted)
+        {
+            // The verification saw the same answer plus one header line: "Server: Kestrel\r\n".
+            var bytesOff = off.Verification.Single(c => c.Target == target && c.Endpoint == "time").ResponseWireBytes;
+            var bytesOn = on.Verification.Single(c => c.Target == target && c.Endpoint == "time").ResponseWireBytes;
+            Assert.Equal(bytesOff + "Server: Kestrel\r\n".Length, bytesOn);
+        }
     }
 
     [Fact]
@@ -104,7 +136,7 @@ public sealed class RunCommandTests : IDisposable
             "--warmup", "0", "--duration", "60s", "--out", _out.FullName); // returns once the cell's load has started
         var comparator = watched.Process;
 
-        kill(comparator.Id, 15);
+        ChildProcesses.Signal(comparator.Id, 15);
         await Task.WhenAny(comparator.WaitForExitAsync(), Task.Delay(TimeSpan.FromSeconds(30))); // far less than the 60 s cell
         Assert.True(comparator.HasExited, "still running 30 s after SIGTERM:\n" + watched.Stderr);
         comparator.WaitForExit(); // drains the output events
@@ -127,8 +159,8 @@ public sealed class RunCommandTests : IDisposable
             "--warmup", "0", "--duration", "3s", "--repeat", "1", "--out", _out.FullName);
         var comparator = watched.Process;
 
-        var target = ChildPids(comparator.Id).Single(pid => File.ReadAllText($"/proc/{pid}/cmdline").Contains("KestrelService"));
-        kill(target, 9);
+        var target = ChildProcesses.Of(comparator.Id).Single(pid => File.ReadAllText($"/proc/{pid}/cmdline").Contains("KestrelService"));
+        ChildProcesses.Signal(target, 9);
         await comparator.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
 
         Assert.Equal(1, comparator.ExitCode);
@@ -139,21 +171,6 @@ public sealed class RunCommandTests : IDisposable
         Assert.Null(nextCell.Summary);
         Assert.Equal("the target process exited during the run", nextCell.NotMeasuredReason);
     }
-
-    /// <summary>Processes whose parent is the given one, from /proc.</summary>
-    private static int[] ChildPids(int parent) =>
-        Directory.GetDirectories("/proc")
-            .Select(d => int.TryParse(Path.GetFileName(d), out var pid) ? pid : 0)
-            .Where(pid => pid > 0)
-            .Where(pid =>
-            {
-                try { return File.ReadLines($"/proc/{pid}/status").Any(l => l == $"PPid:\t{parent}"); }
-                catch (IOException) { return false; }
-            })
-            .ToArray();
-
-    [System.Runtime.InteropServices.DllImport("libc", SetLastError = true)]
-    private static extern int kill(int pid, int sig);
 
     [Theory]
     [InlineData("run: 'abc' is neither a size", "--sizes", "abc")]

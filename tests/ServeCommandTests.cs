@@ -34,18 +34,32 @@ public sealed class ServeCommandTests
         {
             foreach (var l in lines)
             {
-                Assert.Matches(new Regex(@"^[a-z]+ http://127\.0\.0\.1:\d+$"), l);
+                Assert.Matches(new Regex(@"^[a-z-]+ http://127\.0\.0\.1:\d+$"), l);
                 var url = new Uri(l.Split(' ')[1]);
                 Assert.StartsWith(TimeText.Prefix, await http.GetStringAsync(new Uri(url, Routes.Time)));
                 pids.Add(ListeningPid(url.Port));
             }
         }
 
-        kill(comparator.Id, 15);
+        ChildProcesses.Signal(comparator.Id, 15);
         await comparator.WaitForExitAsync().WaitAsync(ComparatorProcess.Patience);
 
         Assert.Equal(0, comparator.ExitCode);
         Assert.All(pids, pid => Assert.False(Directory.Exists($"/proc/{pid}"), $"target process {pid} outlived serve"));
+    }
+
+    [Fact]
+    public async Task Targets_stop_themselves_when_the_comparator_is_killed_with_sigkill()
+    {
+        using var watched = await ComparatorProcess.StartAndWaitForAsync("ready", "serve");
+        var targets = ChildProcesses.Of(watched.Process.Id);
+        Assert.Equal(TargetCatalog.Available.Count(), targets.Length);
+
+        ChildProcesses.Signal(watched.Process.Id, 9); // no chance to stop anything itself
+        var deadline = DateTime.UtcNow.AddSeconds(10);
+        while (targets.Any(ChildProcesses.IsAlive) && DateTime.UtcNow < deadline) await Task.Delay(100);
+
+        Assert.All(targets, pid => Assert.False(ChildProcesses.IsAlive(pid), $"orphan left running: {pid} {ChildProcesses.CommandLine(pid)}"));
     }
 
     [Fact]
@@ -77,7 +91,4 @@ public sealed class ServeCommandTests
         }
         throw new InvalidOperationException("no process listens on port " + port);
     }
-
-    [System.Runtime.InteropServices.DllImport("libc", SetLastError = true)]
-    private static extern int kill(int pid, int sig);
 }

@@ -44,6 +44,14 @@ public sealed class ArgumentReader
         return v;
     }
 
+    /// <summary>"on" or "off" (the default when absent); anything else is an error.</summary>
+    public bool OnOff(string name) => Value(name) switch
+    {
+        null or "off" => false,
+        "on" => true,
+        var other => throw new UsageException($"{_command}: {name} takes on or off, not '{other}'"),
+    };
+
     private static bool Contains(IReadOnlyCollection<string> set, string name)
     {
         foreach (var s in set) if (s == name) return true;

@@ -24,7 +24,7 @@ public static class RunCommand
     public const string Usage =
         "run [--targets all|NAME,NAME | --target NAME=URL] [--endpoints time,json,echo-post,echo-put] [--sizes 500,4KB,64KB|FILE]\n" +
         "      [--concurrency 100[,N...]] [--keep-alive true|false] [--warmup 2s] [--duration 4s] [--repeat 3] [--json-items 3]\n" +
-        "      [--baseline-target webapi] [--out results/] [--timeout 30s] [--driver httpclient|ab|wrk|all] [--pin 0:1] [--quick]\n" +
+        "      [--baseline-target webapi] [--out results/] [--timeout 30s] [--driver httpclient|ab|wrk|all] [--pin 0:1] [--server-header on|off] [--quick]\n" +
         "      [--compare-to BASE.json [--threshold 5%]]";
 
     public static async Task<int> RunAsync(IReadOnlyList<string> args)
@@ -47,8 +47,15 @@ public static class RunCommand
         var directory = RunDirectory.Write(run, options.OutDirectory);
 
         Console.WriteLine();
-        Console.Write(SideBySide.Build(run).ToText());
+        var targetCount = run.Cells.Select(c => c.Key.Target).Distinct().Count();
+        Console.Write((targetCount > 2 ? SideBySide.BuildLong(run) : SideBySide.Build(run)).ToText());
         Console.WriteLine();
+        if (Attribution.Build(run) is TextTable attribution)
+        {
+            Console.WriteLine("where the difference comes from (server CPU µs per request; steps are differences):");
+            Console.Write(attribution.ToText());
+            Console.WriteLine();
+        }
         foreach (var t in run.Targets.Where(t => !t.Measured)) Console.WriteLine($"not measured: {t.Name}: {t.NotMeasuredReason}");
         foreach (var hint in run.Cells.SelectMany(c => c.Flags).Distinct().Select(CellFlags.Hint).OfType<string>())
             Console.WriteLine("hint: " + hint);

@@ -9,22 +9,22 @@ using Comparator.Targets;
 namespace Comparator.Cli;
 
 /// <summary>
-/// serve [--targets a,b] [--server-header] [--max-body-bytes N]: starts the targets, prints
+/// serve [--targets a,b] [--server-header on|off] [--max-body-bytes N]: starts the targets, prints
 /// "NAME BASE_URL" per target and then "ready", keeps them up until Ctrl+C or SIGTERM.
 /// </summary>
 public static class ServeCommand
 {
-    public const string Usage = "serve [--targets all|NAME,NAME] [--server-header] [--max-body-bytes N]";
+    public const string Usage = "serve [--targets all|NAME,NAME] [--server-header on|off] [--max-body-bytes N]";
 
     public static async Task<int> RunAsync(IReadOnlyList<string> args)
     {
-        var options = new ArgumentReader("serve", args, new[] { "--targets", "--max-body-bytes" }, new[] { "--server-header" });
+        var options = new ArgumentReader("serve", args, new[] { "--targets", "--max-body-bytes", "--server-header" }, Array.Empty<string>());
         var targets = TargetCatalog.Resolve(options.Value("--targets"), out var error);
         if (error.Length > 0) throw new UsageException("serve: " + error);
         if (options.Value("--targets") is null)
             foreach (var missing in TargetCatalog.All.Where(t => !t.IsAvailable))
                 Console.Error.WriteLine($"note: {missing.Name} not started: {missing.UnavailableReason}");
-        var switches = new ServiceSwitches(options.Flag("--server-header"), options.PositiveLong("--max-body-bytes"));
+        var switches = new ServiceSwitches(options.OnOff("--server-header"), options.PositiveLong("--max-body-bytes"));
 
         using var stop = new StopSignals("serve", "stopping the targets");
 

@@ -12,8 +12,8 @@ public static class TargetsCommand
         _ = new ArgumentReader("targets", args, Array.Empty<string>(), Array.Empty<string>());
         foreach (var t in TargetCatalog.All)
         {
-            Console.WriteLine($"{t.Name,-13} {t.Describe()}");
-            if (!t.IsAvailable) Console.WriteLine($"{"",-13} NOT AVAILABLE: {t.UnavailableReason}");
+            Console.WriteLine($"{t.Name,-15} {t.Describe()}");
+            if (!t.IsAvailable) Console.WriteLine($"{"",-15} NOT AVAILABLE: {t.UnavailableReason}");
         }
         return ExitCodes.Success;
     }

@@ -57,8 +57,8 @@ public static class VerifyCommand
 
     private static void Print(IReadOnlyList<Check> checks)
     {
-        Console.WriteLine($"{"target",-13} {"endpoint",-10} {"result",-6} {"status",6} {"framing",-15} {"resp bytes",10}  detail");
+        Console.WriteLine($"{"target",-15} {"endpoint",-10} {"result",-6} {"status",6} {"framing",-15} {"resp bytes",10}  detail");
         foreach (var c in checks)
-            Console.WriteLine($"{c.Target,-13} {c.Endpoint,-10} {(c.Passed ? "pass" : "FAIL"),-6} {c.Status?.ToString() ?? "-",6} {c.Framing,-15} {c.ResponseWireBytes?.ToString() ?? "-",10}  {c.Detail}");
+            Console.WriteLine($"{c.Target,-15} {c.Endpoint,-10} {(c.Passed ? "pass" : "FAIL"),-6} {c.Status?.ToString() ?? "-",6} {c.Framing,-15} {c.ResponseWireBytes?.ToString() ?? "-",10}  {c.Detail}");
     }
 }

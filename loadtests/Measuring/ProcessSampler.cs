@@ -36,14 +36,19 @@ public static class ProcessSampler
     }
 
     /// <summary>Peak resident set size (VmHWM) in MiB, or null if it cannot be read.</summary>
-    public static double? PeakRssMb(int pid)
+    public static double? PeakRssMb(int pid) => StatusMb(pid, "VmHWM:");
+
+    /// <summary>Resident set size now (VmRSS) in MiB, or null if it cannot be read.</summary>
+    public static double? RssMb(int pid) => StatusMb(pid, "VmRSS:");
+
+    private static double? StatusMb(int pid, string field)
     {
         try
         {
             foreach (var line in File.ReadLines($"/proc/{pid}/status"))
             {
-                if (!line.StartsWith("VmHWM:", StringComparison.Ordinal)) continue;
-                var kb = long.Parse(line[6..].Trim().Split(' ')[0], CultureInfo.InvariantCulture);
+                if (!line.StartsWith(field, StringComparison.Ordinal)) continue;
+                var kb = long.Parse(line[field.Length..].Trim().Split(' ')[0], CultureInfo.InvariantCulture);
                 return kb / 1024.0;
             }
         }

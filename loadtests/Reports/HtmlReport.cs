@@ -37,6 +37,7 @@ public static class HtmlReport
         Item("packages", string.Join(", ", s.Machine.Packages.Select(p => p.Key + " " + p.Value)));
         foreach (var d in s.Drivers) Item("driver " + d.Name, d.Description);
         Item("pinning", s.Pin ?? "none: driver and servers share all cores");
+        Item("Server header", s.ServerHeader ? "on (--server-header on)" : "off");
         Item("cells", string.Create(CultureInfo.InvariantCulture,
             $"endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => p.Label))}; json items {s.JsonItems}; concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}"));
         Item("timing", string.Create(CultureInfo.InvariantCulture,
@@ -44,8 +45,7 @@ public static class HtmlReport
         Item("baseline", s.BaselineTarget);
         html.Append("</dl>");
 
-        html.Append("<h2>Targets</h2>").Append(new TextTable(new[] { "target", "stack", "runtime", "server", "measured" },
-            run.Targets.Select(t => (IReadOnlyList<string>)new[] { t.Name, t.Stack, t.Runtime, t.Server, t.Measured ? "yes" : "not-measured: " + t.NotMeasuredReason }).ToList()).ToHtml());
+        html.Append("<h2>Targets by runtime and server</h2>").Append(Attribution.Groups(run).ToHtml());
 
         html.Append("<h2>Charts</h2>");
         foreach (var chart in charts)
@@ -56,6 +56,8 @@ public static class HtmlReport
         }
 
         html.Append("<h2>Side by side</h2>").Append(SideBySide.Build(run).ToHtml());
+        if (Attribution.Build(run) is TextTable attribution)
+            html.Append("<h2>Where the difference comes from</h2><p>").Append(E(Attribution.Explanation)).Append("</p>").Append(attribution.ToHtml());
         if (s.Drivers.Count > 1) html.Append("<h2>Drivers side by side</h2>").Append(DriversView.Build(run).ToHtml());
         var columns = CellColumns.All.Where(c => c.Name is not ("runtime" or "keep_alive")).ToList();
         html.Append("<h2>Every cell</h2>").Append(new TextTable(columns.Select(c => c.Name).ToList(),

@@ -19,20 +19,28 @@ public static class MarkdownReport
         md.AppendLine($"- machine: {s.Machine.CpuModel}, {s.Machine.LogicalCores} logical cores, {s.Machine.OperatingSystem}; comparator on {s.Machine.DotNetRuntime}");
         foreach (var d in s.Drivers) md.AppendLine($"- driver {d.Name}: {d.Description}");
         if (s.Pin is not null) md.AppendLine($"- pinned: {s.Pin}");
+        md.AppendLine($"- Server header: {(s.ServerHeader ? "on (--server-header on)" : "off")}");
         md.AppendLine(Invariant($"- endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => $"{p.Label} ({p.Source})"))}; json items {s.JsonItems}"));
         md.AppendLine(Invariant($"- concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}; warm-up {s.WarmupSeconds:0.###} s (discarded); {s.Repeat} repeat(s) of {s.DurationSeconds:0.###} s, median shown"));
         md.AppendLine($"- baseline for ratios: {s.BaselineTarget}; packages: {string.Join(", ", s.Machine.Packages.Select(p => p.Key + " " + p.Value))}");
         md.AppendLine();
-        md.AppendLine("## Targets");
+        md.AppendLine("## Targets by runtime and server");
         md.AppendLine();
-        md.Append(new TextTable(new[] { "target", "stack", "runtime", "server", "url", "measured" },
-            run.Targets.Select(t => (System.Collections.Generic.IReadOnlyList<string>)new[]
-                { t.Name, t.Stack, t.Runtime, t.Server, t.BaseUrl ?? "-", t.Measured ? "yes" : "no: " + t.NotMeasuredReason }).ToList()).ToMarkdown());
+        md.Append(Attribution.Groups(run).ToMarkdown());
         md.AppendLine();
         md.AppendLine("## Side by side");
         md.AppendLine();
         md.Append(SideBySide.Build(run).ToMarkdown());
         md.AppendLine();
+        if (Attribution.Build(run) is TextTable attribution)
+        {
+            md.AppendLine("## Where the difference comes from");
+            md.AppendLine();
+            md.AppendLine(Attribution.Explanation);
+            md.AppendLine();
+            md.Append(attribution.ToMarkdown());
+            md.AppendLine();
+        }
         if (s.Drivers.Count > 1)
         {
             md.AppendLine("## Drivers side by side");

@@ -10,7 +10,8 @@ namespace Comparator.Reports;
 /// <summary>results.json: the whole <see cref="RunResult"/>, versioned, read back exactly as written.</summary>
 public static class ResultStore
 {
-    private static readonly JsonSerializerOptions Options = new()
+    /// <summary>The JSON shape of every file the comparator saves (results.json, soak.json).</summary>
+    internal static readonly JsonSerializerOptions Options = new()
     {
         WriteIndented = true,
         PropertyNamingPolicy = JsonNamingPolicy.CamelCase,

@@ -50,5 +50,35 @@ public static class SideBySide
         return new TextTable(header, rows);
     }
 
+    /// <summary>
+    /// The same figures one row per cell and target, for a terminal: with more than two targets the
+    /// wide table no longer fits a screen.
+    /// </summary>
+    public static TextTable BuildLong(RunResult run)
+    {
+        var baseline = run.Spec.BaselineTarget;
+        var header = new[] { "endpoint", "size", "conc", "driver", "target", "req/s", "min-max", "p99 ms", "cpu µs/req", $"req/s vs {baseline}", "flags" };
+        var rows = new List<IReadOnlyList<string>>();
+        foreach (var group in run.Cells.GroupBy(c => (c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency, c.Key.Driver)))
+        {
+            var baseRps = group.FirstOrDefault(c => c.Key.Target == baseline)?.Summary?.RequestsPerSecond;
+            foreach (var cell in group)
+            {
+                var s = cell.Summary;
+                rows.Add(new[]
+                {
+                    cell.Key.Endpoint, cell.SizeLabel, cell.Key.Concurrency.ToString(CultureInfo.InvariantCulture), cell.Key.Driver, cell.Key.Target,
+                    s is null ? "n/a" : N(s.RequestsPerSecond, "0"),
+                    cell.RpsMin is double lo && cell.RpsMax is double hi ? $"{N(lo, "0")}-{N(hi, "0")}" : "n/a",
+                    s is null ? "n/a" : N(s.LatencyP99Ms, "0.00"),
+                    s?.ServerCpuUsPerRequest is double cpu ? N(cpu, "0.0") : "n/a",
+                    cell.Key.Target == baseline ? "baseline" : s is not null && baseRps is double b && b > 0 ? N(s.RequestsPerSecond / b, "0.00") + "x" : "n/a",
+                    string.Join(' ', cell.Flags),
+                });
+            }
+        }
+        return new TextTable(header, rows);
+    }
+
     private static string N(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
 }

@@ -36,7 +36,8 @@ public sealed record RunSpec(
     string BaselineTarget,
     IReadOnlyList<DriverInfo> Drivers,
     string? Pin,
-    MachineInfo Machine);
+    MachineInfo Machine,
+    bool ServerHeader = false);
 
 public sealed record DriverInfo(string Name, string Description);
 

@@ -33,7 +33,8 @@ public sealed record RunOptions(
     IReadOnlyList<string> Drivers,
     CpuPin? Pin,
     string? CompareTo,
-    double Threshold)
+    double Threshold,
+    bool ServerHeader)
 {
     public int CellCount
     {

@@ -16,7 +16,7 @@ public static class RunOptionsParser
     public static readonly string[] ValueOptions =
     {
         "--targets", "--target", "--endpoints", "--sizes", "--concurrency", "--keep-alive", "--warmup", "--duration",
-        "--repeat", "--baseline-target", "--out", "--json-items", "--timeout", "--driver", "--pin", "--compare-to", "--threshold",
+        "--repeat", "--baseline-target", "--out", "--json-items", "--timeout", "--driver", "--pin", "--compare-to", "--threshold", "--server-header",
     };
 
     public static readonly string[] FlagOptions = { "--quick" };
@@ -59,7 +59,7 @@ public static class RunOptionsParser
         return new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeat, jsonItems,
             baseline, a.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results"), timeout,
             Drivers.DriverCatalog.Resolve(a.Value("--driver")), CpuPin.Parse(a.Value("--pin")),
-            a.Value("--compare-to"), DiffCommand.ParseThreshold(a.Value("--threshold") ?? "5%"));
+            a.Value("--compare-to"), DiffCommand.ParseThreshold(a.Value("--threshold") ?? "5%"), a.OnOff("--server-header"));
     }
 
     private static (List<TargetPlan>, List<TargetDefinition>) Targets(ArgumentReader a)
@@ -85,7 +85,7 @@ public static class RunOptionsParser
             : throw new UsageException($"run: {option} takes a whole number from 1 to {max}, not '{raw}'");
 
     /// <summary>"2s", "500ms", "1m", or a plain number of seconds.</summary>
-    public static TimeSpan Duration(string option, string raw, bool allowZero)
+    public static TimeSpan Duration(string option, string raw, bool allowZero, string command = "run")
     {
         var text = raw.Trim().ToLowerInvariant();
         var (number, scale) = text.EndsWith("ms") ? (text[..^2], 0.001)
@@ -94,18 +94,18 @@ public static class RunOptionsParser
             : (text, 1.0);
         if (!double.TryParse(number, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var value)
             || double.IsNaN(value) || value * scale > 24 * 3600 || (value <= 0 && !(allowZero && value == 0)))
-            throw new UsageException($"run: {option} takes a {(allowZero ? "non-negative" : "positive")} duration such as 2s or 500ms, not '{raw}'");
+            throw new UsageException($"{command}: {option} takes a {(allowZero ? "non-negative" : "positive")} duration such as 2s or 500ms, not '{raw}'");
         return TimeSpan.FromSeconds(value * scale);
     }
 
     /// <summary>0, 500, 4KB, 1MB (binary units), or the name of a file in payloads/.</summary>
-    public static Payload ParsePayload(string raw, string payloadDirectory)
+    public static Payload ParsePayload(string raw, string payloadDirectory, string command = "run")
     {
         var bytes = ParseSize(raw);
         if (bytes is long size)
         {
             if (size > ServiceLimits.DefaultMaxBodyBytes)
-                throw new UsageException($"run: size {raw} is over the services' {ServiceLimits.DefaultMaxBodyBytes / (1024 * 1024)} MiB body limit");
+                throw new UsageException($"{command}: size {raw} is over the services' {ServiceLimits.DefaultMaxBodyBytes / (1024 * 1024)} MiB body limit");
             var standard = Path.Combine(payloadDirectory, PayloadCatalogue.FileName((int)size));
             if (File.Exists(standard))
                 return new Payload(new PayloadSpec(PayloadCatalogue.SizeLabel(size), size, "payloads/" + Path.GetFileName(standard)), File.ReadAllBytes(standard));
@@ -114,13 +114,13 @@ public static class RunOptionsParser
 
         var file = Path.Combine(payloadDirectory, raw);
         if (raw.Contains('/') || raw.Contains('\\') || !File.Exists(file))
-            throw new UsageException($"run: '{raw}' is neither a size (0, 500, 4KB, 1MB) nor a file in {payloadDirectory}");
+            throw new UsageException($"{command}: '{raw}' is neither a size (0, 500, 4KB, 1MB) nor a file in {payloadDirectory}");
         byte[] content;
         try { content = File.ReadAllBytes(file); }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        { throw new UsageException($"run: cannot read payload file {file}: {e.Message}"); }
+        { throw new UsageException($"{command}: cannot read payload file {file}: {e.Message}"); }
         if (content.LongLength > ServiceLimits.DefaultMaxBodyBytes)
-            throw new UsageException($"run: payload file {raw} is over the services' 16 MiB body limit");
+            throw new UsageException($"{command}: payload file {raw} is over the services' 16 MiB body limit");
         return new Payload(new PayloadSpec(raw, content.LongLength, "payloads/" + raw), content);
     }
 

@@ -59,7 +59,7 @@ public sealed class RunOrchestrator
                 else
                 {
                     _progress.Message($"{plan.Name}: starting {def!.Describe()}");
-                    running = await _launcher.StartAsync(def, ServiceSwitches.Default, cancellationToken);
+                    running = await _launcher.StartAsync(def, new ServiceSwitches(_options.ServerHeader), cancellationToken);
                     baseUrl = running.BaseUrl;
                 }
 
@@ -173,5 +173,6 @@ public sealed class RunOrchestrator
         _options.BaselineTarget,
         _drivers.Select(d => new DriverInfo(d.Name, d.Description)).ToList(),
         _options.Pin?.ToString(),
-        MachineDescription.Current());
+        MachineDescription.Current(),
+        _options.ServerHeader);
 }

@@ -19,6 +19,10 @@ public static class TargetCatalog
         {
             UnavailableReason = "Microsoft.AspNet.WebApi.OwinSelfHost, Microsoft.Owin, Microsoft.Owin.Hosting, Microsoft.Owin.Host.HttpListener and Owin " + NuGetGap,
         },
+        // Web API 2's own pipeline on .NET 10, without Mono or HttpListener; bridged without OWIN (Katana is not in the NuGet source).
+        new TargetDefinition("webapi-kestrel", "ASP.NET Web API 2 (System.Web.Http 5.2.7, HttpServer bridge)", ".NET 10", "Kestrel", "WebApiKestrelService", "WebApiKestrelService.dll", HostRuntime.DotNet, ServerHeaderWhenOff: null),
+        new TargetDefinition("aspnetcore", "ASP.NET Core controllers ([ApiController])", ".NET 10", "Kestrel", "AspNetCoreService", "AspNetCoreService.dll", HostRuntime.DotNet, ServerHeaderWhenOff: null),
+        new TargetDefinition("minimal", "ASP.NET Core minimal APIs", ".NET 10", "Kestrel", "MinimalApiService", "MinimalApiService.dll", HostRuntime.DotNet, ServerHeaderWhenOff: null),
         new TargetDefinition("kestrel", "bare request delegate", ".NET 10", "Kestrel", "KestrelService", "KestrelService.dll", HostRuntime.DotNet, ServerHeaderWhenOff: null),
         // The managed HttpListener always writes a Server header; the service sends it empty.
         new TargetDefinition("httplistener", "bare System.Net.HttpListener", ".NET 10", "managed HttpListener", "HttpListenerService", "HttpListenerService.dll", HostRuntime.DotNet, ServerHeaderWhenOff: ""),

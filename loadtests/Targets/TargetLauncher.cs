@@ -23,13 +23,16 @@ public sealed class TargetLauncher
     private readonly BuildLayout _layout;
     private readonly TimeSpan _readyTimeout;
     private readonly string? _cpuList;
+    private readonly Func<int> _nextPort;
 
     /// <param name="cpuList">When set, targets run under taskset on these CPUs (--pin), so the runtime sees only them.</param>
-    public TargetLauncher(BuildLayout layout, TimeSpan? readyTimeout = null, string? cpuList = null)
+    /// <param name="portSource">Where ports come from; a free loopback port by default (tests pass a taken one).</param>
+    public TargetLauncher(BuildLayout layout, TimeSpan? readyTimeout = null, string? cpuList = null, Func<int>? portSource = null)
     {
         _layout = layout;
         _readyTimeout = readyTimeout ?? DefaultReadyTimeout;
         _cpuList = cpuList;
+        _nextPort = portSource ?? FreeLoopbackPort;
     }
 
     public async Task<RunningTarget> StartAsync(TargetDefinition target, ServiceSwitches switches, CancellationToken cancellationToken = default)
@@ -43,7 +46,7 @@ public sealed class TargetLauncher
         string lastFailure = "";
         for (var attempt = 0; attempt < PortAttempts; attempt++)
         {
-            var (running, exitCode, failure) = await TryStartAsync(target, assembly, FreeLoopbackPort(), switches, cancellationToken);
+            var (running, exitCode, failure) = await TryStartAsync(target, assembly, _nextPort(), switches, cancellationToken);
             if (running != null) return running;
             lastFailure = failure;
             if (exitCode != ServiceExitCodes.CannotListen) break;
@@ -117,6 +120,8 @@ public sealed class TargetLauncher
             UseShellExecute = false,
             WorkingDirectory = Path.GetDirectoryName(assembly)!,
         };
+        // The service stops itself if this process dies without stopping it (SIGKILL): no orphans.
+        info.Environment[ParentWatch.Variable] = Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture);
         if (_cpuList is not null)
         {
             info.ArgumentList.Add("-c");

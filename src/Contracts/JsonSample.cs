@@ -24,6 +24,20 @@ namespace Comparator.Contracts
             Culture = CultureInfo.InvariantCulture,
         };
 
+        /// <summary>
+        /// Puts the contract's settings on a framework's own settings object (MVC's or Web API's
+        /// formatter), so a stack that serializes through its formatter still sends the same bytes.
+        /// </summary>
+        public static void ApplySettings(JsonSerializerSettings target)
+        {
+            target.Formatting = Settings.Formatting;
+            target.DateFormatHandling = Settings.DateFormatHandling;
+            target.DateTimeZoneHandling = Settings.DateTimeZoneHandling;
+            target.Culture = Settings.Culture;
+            // MVC's default is camelCase; the contract's names are the properties' own (Id, Name, CreatedOn).
+            target.ContractResolver = new Newtonsoft.Json.Serialization.DefaultContractResolver();
+        }
+
         public static SampleItem[] Create(int count)
         {
             if (count < 0 || count > MaxItems) throw new ArgumentOutOfRangeException(nameof(count));

@@ -36,6 +36,7 @@ public static class Program
         using var onInt = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
         using var stopListening = stopping.Token.Register(listener.Stop);
 
+        ParentWatch.StartIfAsked(stopping.Cancel);
         var handler = new ContractHandler(options);
         Console.WriteLine(ReadyLine.Format(options.BaseUrl));
         while (!stopping.IsCancellationRequested)

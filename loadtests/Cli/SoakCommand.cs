@@ -1,0 +1,50 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using System.Threading.Tasks;
+using Comparator.Reports;
+using Comparator.Running;
+using Comparator.Soak;
+using Comparator.Targets;
+
+namespace Comparator.Cli;
+
+/// <summary>
+/// soak --duration D [--concurrency 256]: every target under verified load at once for D; reports
+/// the failed requests (must be 0) and each target's RSS from start to end, and flags growth.
+/// Exit 0 when every target ran clean, 1 otherwise. Ctrl+C writes what was seen, marked partial.
+/// </summary>
+public static class SoakCommand
+{
+    public const string Usage = "soak [--duration 10m] [--concurrency 256] [--targets all|NAME,NAME] [--sizes 500,4KB,64KB] [--out results/]";
+
+    public static async Task<int> RunAsync(IReadOnlyList<string> args)
+    {
+        var layout = BuildLayout.Discover();
+        var options = new ArgumentReader("soak", args, new[] { "--duration", "--concurrency", "--targets", "--sizes", "--out" }, Array.Empty<string>());
+        var duration = RunOptionsParser.Duration("--duration", options.Value("--duration") ?? "10m", allowZero: false, command: "soak");
+        var asked = options.PositiveLong("--concurrency") ?? 256;
+        if (asked > 10_000) throw new UsageException($"soak: --concurrency takes a whole number from 1 to 10000, not '{asked}'");
+        var concurrency = (int)asked;
+        var targets = TargetCatalog.Resolve(options.Value("--targets"), out var error);
+        if (error.Length > 0) throw new UsageException("soak: " + error);
+        var sizes = (options.Value("--sizes") ?? RunOptionsParser.DefaultSizes)
+            .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .Select(s => RunOptionsParser.ParsePayload(s, layout.PayloadDirectory, command: "soak")).ToList();
+        var outDirectory = options.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results");
+        if (options.Value("--targets") is null)
+            foreach (var missing in TargetCatalog.All.Where(t => !t.IsAvailable))
+                Console.Error.WriteLine($"note: {missing.Name} not soaked: {missing.UnavailableReason}");
+
+        using var stop = new StopSignals("soak", "stopping; what was seen will be written, marked partial");
+        var runner = new SoakRunner(targets, new TargetLauncher(layout), duration, concurrency, sizes, Console.Error.WriteLine);
+        var soak = await runner.RunAsync(stop.Token);
+        var directory = SoakReport.Write(soak, outDirectory);
+
+        Console.WriteLine();
+        Console.Write(SoakReport.Table(soak));
+        Console.WriteLine($"results: {directory}{(soak.Partial ? " (PARTIAL)" : "")}");
+        return !soak.Partial && soak.Targets.Count > 0 && soak.Targets.All(MemoryGrowth.IsClean) ? ExitCodes.Success : ExitCodes.Failed;
+    }
+}

@@ -1,0 +1,59 @@
+using System;
+using System.Collections.Generic;
+
+namespace Comparator.Results;
+
+/// <summary>
+/// One soak, immutable: its settings, and per target the verified request counts and the resident
+/// memory over time. Written as soak.json; the console table only reads it.
+/// </summary>
+public sealed record SoakResult(
+    int SchemaVersion,
+    SoakSpec Spec,
+    DateTimeOffset StartedAt,
+    DateTimeOffset FinishedAt,
+    bool Partial,
+    IReadOnlyList<SoakTargetResult> Targets)
+{
+    public const int CurrentSchemaVersion = 1;
+}
+
+/// <summary>What the soak ran: every target at once, cycling through the cells, one window per cell.</summary>
+public sealed record SoakSpec(
+    double DurationSeconds,
+    int Concurrency,
+    double WindowSeconds,
+    IReadOnlyList<string> Cells,
+    string Driver,
+    string GrowthRule,
+    MachineInfo Machine);
+
+/// <summary>RSS (VmRSS) of a target at a moment of the soak, in MiB.</summary>
+public sealed record RssSample(double Seconds, double RssMb);
+
+/// <summary>
+/// A target's soak. Failed counts every request that was not a verified success (Non2xx, Errors
+/// and Timeouts are parts of it). Growth is "none", "flagged" or "undetermined", with the reason.
+/// </summary>
+public sealed record SoakTargetResult(
+    string Name,
+    string Stack,
+    string Runtime,
+    string Server,
+    string? NotRunReason,
+    bool ExitedDuringSoak,
+    long Requests,
+    long Failed,
+    long Non2xx,
+    long Errors,
+    long Timeouts,
+    double ElapsedSeconds,
+    int Passes,
+    IReadOnlyList<string> FailureSamples,
+    IReadOnlyList<RssSample> Rss,
+    double? RssStartMb,
+    double? RssAfterFirstPassMb,
+    double? RssEndMb,
+    double? RssPeakMb,
+    string Growth,
+    string GrowthDetail);

@@ -1,0 +1,215 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Globalization;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Contracts;
+using Comparator.Drivers;
+using Comparator.Measuring;
+using Comparator.Results;
+using Comparator.Running;
+using Comparator.Targets;
+using Comparator.Verification;
+
+namespace Comparator.Soak;
+
+/// <summary>
+/// The soak: every target started and verified, then all of them under load at once for the whole
+/// duration, each cycling through every endpoint and standard size one window at a time, with every
+/// response verified by the in-process driver. RSS is sampled throughout. It measures staying power
+/// (errors, memory), not speed: the targets share the cores with each other and with the driver.
+/// </summary>
+public sealed class SoakRunner
+{
+    private static readonly TimeSpan RequestTimeout = TimeSpan.FromSeconds(30);
+    private readonly IReadOnlyList<TargetDefinition> _targets;
+    private readonly TargetLauncher _launcher;
+    private readonly TimeSpan _duration;
+    private readonly int _concurrency;
+    private readonly Action<string> _progress;
+    private readonly ILoadDriver _driver = new HttpClientDriver();
+
+    public SoakRunner(IReadOnlyList<TargetDefinition> targets, TargetLauncher launcher, TimeSpan duration, int concurrency,
+        IReadOnlyList<Payload> sizes, Action<string> progress)
+    {
+        _targets = targets;
+        _launcher = launcher;
+        _duration = duration;
+        _concurrency = concurrency;
+        _progress = progress;
+        Cells = Endpoints.All.SelectMany(e => e.SendsBody ? sizes.Select(s => new SoakCell(e, s)) : new[] { new SoakCell(e, null) }).ToList();
+    }
+
+    /// <summary>One window per cell: a twentieth of the soak, at least 1 s and at most 10 s, so even a short soak makes two passes.</summary>
+    public TimeSpan Window => TimeSpan.FromSeconds(Math.Clamp(_duration.TotalSeconds / 20, 1, 10));
+
+    /// <summary>time, json, and each echo endpoint at every size.</summary>
+    public IReadOnlyList<SoakCell> Cells { get; }
+
+    public async Task<SoakResult> RunAsync(CancellationToken stop)
+    {
+        var startedAt = DateTimeOffset.UtcNow;
+        var soaks = new List<TargetSoak>();
+        try
+        {
+            foreach (var target in _targets)
+            {
+                if (stop.IsCancellationRequested) break;
+                soaks.Add(await StartAndVerifyAsync(target, stop));
+            }
+            var ready = soaks.Where(s => s.NotRunReason is null).ToList();
+            if (ready.Count > 0 && !stop.IsCancellationRequested)
+            {
+                _progress($"soak: {string.Join(", ", ready.Select(s => s.Definition.Name))} under load at once for {_duration.TotalSeconds:0} s, " +
+                          $"c={_concurrency} each, {Cells.Count} cells of {Window.TotalSeconds:0.#} s per pass");
+                var clock = Stopwatch.StartNew();
+                using var sampling = CancellationTokenSource.CreateLinkedTokenSource(stop);
+                var sampler = SampleRssAsync(ready, clock, sampling.Token);
+                await Task.WhenAll(ready.Select(s => LoadAsync(s, clock, stop)));
+                foreach (var s in ready) s.Sample(clock.Elapsed.TotalSeconds); // the end, before anything stops
+                sampling.Cancel();
+                await sampler;
+            }
+        }
+        finally
+        {
+            foreach (var s in soaks) await s.DisposeAsync();
+        }
+        var spec = new SoakSpec(_duration.TotalSeconds, _concurrency, Window.TotalSeconds, Cells.Select(c => c.Name).ToList(),
+            _driver.Name + ": " + _driver.Description, MemoryGrowth.Rule, MachineDescription.Current());
+        return new SoakResult(SoakResult.CurrentSchemaVersion, spec, startedAt, DateTimeOffset.UtcNow, stop.IsCancellationRequested,
+            soaks.Select(s => s.Result()).ToList());
+    }
+
+    private async Task<TargetSoak> StartAndVerifyAsync(TargetDefinition target, CancellationToken stop)
+    {
+        try
+        {
+            var running = await _launcher.StartAsync(target, ServiceSwitches.Default, stop);
+            var failed = (await EndpointVerifier.VerifyAsync(target.Name, running.BaseUrl, stop)).Where(c => !c.Passed).ToList();
+            var soak = new TargetSoak(target, running, null);
+            if (failed.Count > 0)
+                soak.NotRunReason = "verification failed: " + string.Join("; ", failed.Select(c => $"{c.Endpoint}: {c.Detail}"));
+            return soak;
+        }
+        catch (LaunchException e)
+        {
+            return new TargetSoak(target, null, e.Message);
+        }
+    }
+
+    private async Task LoadAsync(TargetSoak soak, Stopwatch clock, CancellationToken stop)
+    {
+        for (var i = 0; !stop.IsCancellationRequested; i++)
+        {
+            var left = _duration - clock.Elapsed;
+            if (left <= TimeSpan.Zero) break;
+            if (soak.Running!.HasExited)
+            {
+                soak.ExitedDuringSoak = true;
+                _progress($"soak: {soak.Definition.Name}: the target process exited at {clock.Elapsed.TotalSeconds:0} s");
+                break;
+            }
+            var cell = Cells[i % Cells.Count];
+            var request = LoadRequest.For(cell.Endpoint, soak.Running.BaseUrl, cell.Payload?.Bytes ?? Array.Empty<byte>(), JsonSample.DefaultItems);
+            using var session = _driver.Open(request, _concurrency, keepAlive: true, RequestTimeout);
+            DriverWindow window;
+            try
+            {
+                window = await session.RunAsync(left < Window ? left : Window, stop);
+            }
+            catch (OperationCanceledException) when (stop.IsCancellationRequested)
+            {
+                break;
+            }
+            soak.Add(window);
+            if (i % Cells.Count == Cells.Count - 1)
+            {
+                soak.Passes++;
+                if (soak.Passes == 1) soak.AfterFirstPassMb = ProcessSampler.RssMb(soak.Running.ProcessId);
+                _progress(string.Create(CultureInfo.InvariantCulture,
+                    $"soak: {clock.Elapsed.TotalSeconds,5:0} s {soak.Definition.Name}: pass {soak.Passes}, {soak.Requests} requests, {soak.Failed} failed, RSS {ProcessSampler.RssMb(soak.Running.ProcessId):0.0} MiB"));
+            }
+        }
+    }
+
+    private static async Task SampleRssAsync(IReadOnlyList<TargetSoak> soaks, Stopwatch clock, CancellationToken stop)
+    {
+        try
+        {
+            while (!stop.IsCancellationRequested)
+            {
+                foreach (var s in soaks) s.Sample(clock.Elapsed.TotalSeconds);
+                await Task.Delay(TimeSpan.FromSeconds(5), stop);
+            }
+        }
+        catch (OperationCanceledException) { }
+    }
+
+    public sealed record SoakCell(EndpointSpec Endpoint, Payload? Payload)
+    {
+        public string Name => Payload is null ? Endpoint.Name : $"{Endpoint.Name} {Payload.Spec.Label}";
+    }
+
+    /// <summary>A target's running tallies while the soak lasts.</summary>
+    private sealed class TargetSoak : IAsyncDisposable
+    {
+        private readonly List<RssSample> _rss = new();
+        private readonly List<string> _samples = new();
+
+        public TargetSoak(TargetDefinition definition, RunningTarget? running, string? notRunReason)
+        {
+            Definition = definition;
+            Running = running;
+            NotRunReason = notRunReason;
+        }
+
+        public TargetDefinition Definition { get; }
+        public RunningTarget? Running { get; }
+        public string? NotRunReason { get; set; }
+        public bool ExitedDuringSoak { get; set; }
+        public int Passes { get; set; }
+        public double? AfterFirstPassMb { get; set; }
+        public long Requests { get; private set; }
+        public long Failed { get; private set; }
+        private long _non2xx, _errors, _timeouts;
+        private double _elapsed;
+
+        public void Add(DriverWindow w)
+        {
+            Requests += w.Requests;
+            Failed += w.Failed;
+            _non2xx += w.Non2xx;
+            _errors += w.Errors;
+            _timeouts += w.Timeouts;
+            _elapsed += w.ElapsedSeconds;
+            foreach (var f in w.FailureSamples) if (_samples.Count < 10 && !_samples.Contains(f)) _samples.Add(f);
+        }
+
+        public void Sample(double seconds)
+        {
+            if (Running is null || Running.HasExited) return;
+            if (ProcessSampler.RssMb(Running.ProcessId) is double mb) lock (_rss) _rss.Add(new RssSample(Math.Round(seconds, 1), mb));
+        }
+
+        public SoakTargetResult Result()
+        {
+            RssSample[] rss;
+            lock (_rss) rss = _rss.ToArray();
+            var end = rss.Length > 0 ? rss[^1].RssMb : (double?)null;
+            var (growth, detail) = NotRunReason is null
+                ? MemoryGrowth.Judge(AfterFirstPassMb, end, Passes)
+                : (MemoryGrowth.Undetermined, "not run");
+            return new SoakTargetResult(Definition.Name, Definition.Stack, Definition.Runtime, Definition.Server, NotRunReason, ExitedDuringSoak,
+                Requests, Failed, _non2xx, _errors, _timeouts, _elapsed, Passes, _samples, rss,
+                rss.Length > 0 ? rss[0].RssMb : null, AfterFirstPassMb, end, rss.Length > 0 ? rss.Max(r => r.RssMb) : null, growth, detail);
+        }
+
+        public async ValueTask DisposeAsync()
+        {
+            if (Running is not null) await Running.DisposeAsync();
+        }
+    }
+}

@@ -1,0 +1,50 @@
+using System.Text;
+using System.Threading.Tasks;
+using Comparator.Contracts;
+using Comparator.KestrelHosting;
+using Microsoft.AspNetCore.Mvc;
+
+namespace Comparator.AspNetCoreService;
+
+/// <summary>
+/// The contract as one [ApiController]. Framing is made explicit per action, because MVC's
+/// defaults differ by result type: a string returned through the output formatters goes out
+/// chunked, so the time text sets its Content-Length itself; the JSON formatter buffers and sets
+/// it; File() sets it for bytes; the stream echo starts the response with no length: chunked.
+/// </summary>
+[ApiController]
+public sealed class ContractController : ControllerBase
+{
+    [HttpGet(Routes.Time)]
+    public ContentResult Time() => Text(TimeText.Now(), ContentTypes.Text);
+
+    /// <summary>Through MVC's output formatter (Newtonsoft.Json), which buffers the body and so sends a Content-Length.</summary>
+    [HttpGet(Routes.Json)]
+    public IActionResult Json()
+    {
+        // Read raw, not model-bound: binding turns "?items=" into null, the default count, where the contract answers 400.
+        var raw = Request.Query[Routes.JsonItemsParameter];
+        if (!JsonSample.TryParseItems(raw.Count == 0 ? null : raw[0], out var count)) return BadRequest();
+        return Ok(JsonSample.Create(count));
+    }
+
+    [HttpPost(Routes.Echo)]
+    public async Task<IActionResult> Echo()
+    {
+        if (ContractBodies.RefuseOversize(HttpContext)) return new EmptyResult();
+        return File(await ContractBodies.ReadAsync(Request), ContentTypes.Binary);
+    }
+
+    [HttpPut(Routes.StreamEcho)]
+    public async Task StreamEcho()
+    {
+        if (ContractBodies.RefuseOversize(HttpContext)) return;
+        await ContractBodies.StreamEchoAsync(HttpContext);
+    }
+
+    private ContentResult Text(string text, string contentType)
+    {
+        Response.ContentLength = Encoding.UTF8.GetByteCount(text); // explicit: never chunked
+        return Content(text, contentType);
+    }
+}

@@ -1,0 +1,61 @@
+using System;
+using System.IO;
+using System.Net;
+using System.Threading.Tasks;
+using Comparator.Contracts;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+
+namespace Comparator.KestrelHosting;
+
+/// <summary>
+/// Runs one Kestrel-hosted target the way the launcher expects: parse the service options, start
+/// Kestrel on the address and port with the body limit and Server header asked for, print the ready
+/// line, stop on SIGTERM, Ctrl+C or the comparator's death. Exit 2 for bad options, 3 when the
+/// port cannot be bound. The stack only adds its services and maps its endpoints.
+/// </summary>
+public static class KestrelServiceHost
+{
+    public static async Task<int> RunAsync(string serviceName, string[] args, Action<IServiceCollection> addServices, Action<WebApplication> mapEndpoints)
+    {
+        var options = ServiceOptions.Parse(args, out var error);
+        if (options == null)
+        {
+            Console.Error.WriteLine(serviceName + ": " + error);
+            return ServiceExitCodes.BadArguments;
+        }
+
+        // The empty builder: no configuration files, no default middleware, nothing a stack did not ask for.
+        var builder = WebApplication.CreateEmptyBuilder(new WebApplicationOptions());
+        builder.Logging.ClearProviders(); // logging off: it would be measured as server cost
+        builder.Services.Configure<ConsoleLifetimeOptions>(o => o.SuppressStatusMessages = true);
+        builder.WebHost.UseKestrelCore().ConfigureKestrel(k =>
+        {
+            k.AddServerHeader = options.ServerHeader;
+            k.Limits.MaxRequestBodySize = options.MaxBodyBytes;
+            k.Listen(IPAddress.Parse(options.Address), options.Port);
+        });
+        addServices(builder.Services);
+
+        var app = builder.Build();
+        mapEndpoints(app);
+
+        try
+        {
+            await app.StartAsync();
+        }
+        catch (IOException e)
+        {
+            Console.Error.WriteLine(serviceName + ": cannot listen on " + options.BaseUrl + ": " + e.Message);
+            return ServiceExitCodes.CannotListen;
+        }
+
+        ParentWatch.StartIfAsked(app.Lifetime.StopApplication);
+        Console.WriteLine(ReadyLine.Format(options.BaseUrl));
+        await app.WaitForShutdownAsync(); // ConsoleLifetime stops on SIGTERM and Ctrl+C
+        return ServiceExitCodes.Stopped;
+    }
+}

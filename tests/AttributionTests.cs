@@ -1,0 +1,72 @@
+using System.Linq;
+using Comparator.Reports;
+using Comparator.Results;
+using Xunit;
+
+namespace Comparator.Tests;
+
+/// <summary>"Where the difference comes from" and the grouping by runtime and server, from a result fixture.</summary>
+public sealed class AttributionTests
+{
+    /// <summary>One echo-post cell per target; each served 1,000 requests, with the given server CPU seconds.</summary>
+    private static RunResult Run(params (string Target, double CpuSeconds)[] targets)
+    {
+        var sample = ResultsTests.Sample();
+        var cell = sample.Cells[0];
+        var cells = targets.Select(t => cell with
+        {
+            Key = cell.Key with { Target = t.Target },
+            Summary = cell.Summary! with { Requests = 1000, Failed = 0, ServerCpuSeconds = t.CpuSeconds },
+        }).ToArray();
+        return sample with { Cells = cells };
+    }
+
+    [Fact]
+    public void Each_step_is_the_cpu_difference_of_targets_one_layer_apart_and_each_target_a_ratio_of_kestrel()
+    {
+        var table = Attribution.Build(Run(("webapi-kestrel", 0.100), ("aspnetcore", 0.080), ("kestrel", 0.050), ("httplistener", 0.060)))!;
+
+        Assert.Equal(new[]
+        {
+            "endpoint", "size", "conc", "driver",
+            "webapi-kestrel µs/req (x kestrel)", "aspnetcore µs/req (x kestrel)", "kestrel µs/req",
+            "framework: webapi-kestrel − aspnetcore µs", "MVC over the bare platform: aspnetcore − kestrel µs",
+        }, table.Header);
+        Assert.Equal(new[] { "echo-post", "500B", "100", "httpclient", "100.0 (2.00x)", "80.0 (1.60x)", "50.0", "+20.0", "+30.0" }, Assert.Single(table.Rows));
+    }
+
+    [Fact]
+    public void A_step_whose_targets_did_not_both_run_is_left_out_and_one_target_alone_gives_no_table()
+    {
+        var table = Attribution.Build(Run(("webapi", 0.300), ("aspnetcore", 0.080)))!;
+        Assert.DoesNotContain(table.Header, h => h.Contains("runtime+server") || h.Contains("framework:"));
+        Assert.Equal(new[] { "300.0", "80.0" }, table.Rows[0].Skip(4));
+
+        Assert.Null(Attribution.Build(Run(("kestrel", 0.050), ("httplistener", 0.060))));
+    }
+
+    [Fact]
+    public void Targets_are_grouped_by_runtime_then_server()
+    {
+        var run = ResultsTests.Sample() with
+        {
+            Targets = new[]
+            {
+                new TargetInfo("kestrel", "bare", ".NET 10", "Kestrel", null, false, true, null),
+                new TargetInfo("webapi", "Web API 2", "Mono (net472)", "Katana HttpListener", null, false, false, "missing packages"),
+                new TargetInfo("httplistener", "bare", ".NET 10", "managed HttpListener", null, false, true, null),
+                new TargetInfo("aspnetcore", "MVC", ".NET 10", "Kestrel", null, false, true, null),
+            },
+        };
+
+        var rows = Attribution.Groups(run).Rows.Select(r => string.Join('|', r)).ToList();
+
+        Assert.Equal(new[]
+        {
+            ".NET 10|Kestrel|kestrel|bare|yes",
+            "||aspnetcore|MVC|yes",
+            ".NET 10|managed HttpListener|httplistener|bare|yes",
+            "Mono (net472)|Katana HttpListener|webapi|Web API 2|no: missing packages",
+        }, rows);
+    }
+}
