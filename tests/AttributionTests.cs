@@ -30,9 +30,18 @@ public sealed class AttributionTests
         {
             "endpoint", "size", "conc", "driver",
             "webapi-kestrel µs/req (x kestrel)", "aspnetcore µs/req (x kestrel)", "kestrel µs/req",
-            "framework: webapi-kestrel − aspnetcore µs", "MVC over the bare platform: aspnetcore − kestrel µs",
+            "framework: webapi-kestrel − aspnetcore µs", "MVC over the bare platform: aspnetcore − kestrel µs", "caution",
         }, table.Header);
-        Assert.Equal(new[] { "echo-post", "500B", "100", "httpclient", "100.0 (2.00x)", "80.0 (1.60x)", "50.0", "+20.0", "+30.0" }, Assert.Single(table.Rows));
+        Assert.Equal(new[] { "echo-post", "500B", "100", "httpclient", "100.0 (2.00x)", "80.0 (1.60x)", "50.0", "+20.0", "+30.0", "" }, Assert.Single(table.Rows));
+    }
+
+    [Fact]
+    public void A_step_next_to_a_noisy_cell_says_so()
+    {
+        var run = Run(("aspnetcore", 0.080), ("kestrel", 0.050));
+        run = run with { Cells = new[] { run.Cells[0] with { Flags = new[] { "client-bound", "noisy" } }, run.Cells[1] } };
+
+        Assert.Equal("noisy: aspnetcore", Attribution.Build(run)!.Rows[0][^1]);
     }
 
     [Fact]
@@ -40,7 +49,7 @@ public sealed class AttributionTests
     {
         var table = Attribution.Build(Run(("webapi", 0.300), ("aspnetcore", 0.080)))!;
         Assert.DoesNotContain(table.Header, h => h.Contains("runtime+server") || h.Contains("framework:"));
-        Assert.Equal(new[] { "300.0", "80.0" }, table.Rows[0].Skip(4));
+        Assert.Equal(new[] { "300.0", "80.0", "" }, table.Rows[0].Skip(4));
 
         Assert.Null(Attribution.Build(Run(("kestrel", 0.050), ("httplistener", 0.060))));
     }

@@ -50,6 +50,25 @@ public sealed class RunCommandTests : IDisposable
     }
 
     [Fact]
+    public async Task Each_cell_measures_the_targets_in_turn_in_alternating_order_per_repeat()
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel,httplistener", "--endpoints", "time,json",
+            "--warmup", "0", "--duration", "0.3s", "--repeat", "3", "--out", _out.FullName);
+        Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+        var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.json")), "results.json");
+
+        Assert.Equal(RunSpec.Interleaved, run.Spec.Schedule);
+        var windows = run.Cells
+            .SelectMany(c => c.Repeats.Select((m, i) => (Label: $"{c.Key.Endpoint}:{c.Key.Target}#{i + 1}", Start: m.WindowStartedAt!.Value)))
+            .OrderBy(w => w.Start).Select(w => w.Label).ToList();
+        Assert.Equal(new[]
+        {
+            "time:kestrel#1", "time:httplistener#1", "time:httplistener#2", "time:kestrel#2", "time:kestrel#3", "time:httplistener#3",
+            "json:kestrel#1", "json:httplistener#1", "json:httplistener#2", "json:kestrel#2", "json:kestrel#3", "json:httplistener#3",
+        }, windows);
+    }
+
+    [Fact]
     public async Task Server_header_on_runs_every_kestrel_target_with_the_header_and_says_so_in_the_spec()
     {
         var kestrelHosted = TargetCatalog.Available.Where(t => t.Server == "Kestrel").Select(t => t.Name).ToList();

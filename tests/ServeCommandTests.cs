@@ -18,7 +18,8 @@ public sealed class ServeCommandTests
     [Fact]
     public async Task Serve_prints_a_url_per_target_then_ready_and_stops_every_target_on_sigterm()
     {
-        using var comparator = ComparatorProcess.Start("serve");
+        using var watched = new ComparatorProcess.Watched(ComparatorProcess.Start("serve")); // killed with its targets if an assert fails
+        var comparator = watched.Process;
         var lines = new List<string>();
         string? line;
         while ((line = await comparator.StandardOutput.ReadLineAsync().WaitAsync(ComparatorProcess.Patience)) != "ready")

@@ -44,6 +44,7 @@ public static class Attribution
         var header = new List<string> { "endpoint", "size", "conc", "driver" };
         header.AddRange(lineup.Select(t => measured.Contains(Ceiling) && t != Ceiling ? $"{t} µs/req (x {Ceiling})" : $"{t} µs/req"));
         header.AddRange(steps.Select(s => s.Label + " µs"));
+        header.Add("caution");
 
         var rows = new List<IReadOnlyList<string>>();
         foreach (var group in run.Cells.GroupBy(c => (c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency, c.Key.Driver)))
@@ -60,6 +61,10 @@ public static class Attribution
             }
             foreach (var (from, to, _) in steps)
                 row.Add(cpu.TryGetValue(from, out var a) && cpu.TryGetValue(to, out var b) ? N(a - b, "+0.0;-0.0;0.0") : "n/a");
+            // A step is a difference of two medians: a noisy or failing cell on either side makes it unreliable.
+            var doubtful = group.Where(c => lineup.Contains(c.Key.Target) && (c.Flags.Contains(Running.CellFlags.Noisy) || c.Flags.Contains(Running.CellFlags.Failed)))
+                .Select(c => $"{string.Join('+', c.Flags.Where(f => f is Running.CellFlags.Noisy or Running.CellFlags.Failed))}: {c.Key.Target}");
+            row.Add(string.Join("; ", doubtful));
             rows.Add(row);
         }
         return new TextTable(header, rows);

@@ -38,6 +38,7 @@ public static class HtmlReport
         foreach (var d in s.Drivers) Item("driver " + d.Name, d.Description);
         Item("pinning", s.Pin ?? "none: driver and servers share all cores");
         Item("Server header", s.ServerHeader ? "on (--server-header on)" : "off");
+        Item("schedule", s.Schedule ?? "one target after another");
         Item("cells", string.Create(CultureInfo.InvariantCulture,
             $"endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => p.Label))}; json items {s.JsonItems}; concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}"));
         Item("timing", string.Create(CultureInfo.InvariantCulture,

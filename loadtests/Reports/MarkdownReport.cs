@@ -20,6 +20,7 @@ public static class MarkdownReport
         foreach (var d in s.Drivers) md.AppendLine($"- driver {d.Name}: {d.Description}");
         if (s.Pin is not null) md.AppendLine($"- pinned: {s.Pin}");
         md.AppendLine($"- Server header: {(s.ServerHeader ? "on (--server-header on)" : "off")}");
+        md.AppendLine($"- schedule: {s.Schedule ?? "one target after another"}");
         md.AppendLine(Invariant($"- endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => $"{p.Label} ({p.Source})"))}; json items {s.JsonItems}"));
         md.AppendLine(Invariant($"- concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}; warm-up {s.WarmupSeconds:0.###} s (discarded); {s.Repeat} repeat(s) of {s.DurationSeconds:0.###} s, median shown"));
         md.AppendLine($"- baseline for ratios: {s.BaselineTarget}; packages: {string.Join(", ", s.Machine.Packages.Select(p => p.Key + " " + p.Value))}");

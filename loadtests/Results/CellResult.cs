@@ -1,3 +1,4 @@
+using System;
 using System.Collections.Generic;
 
 namespace Comparator.Results;
@@ -50,7 +51,8 @@ public sealed record Measurement(
     double? ServerPeakRssMb,
     double ClientCpuSeconds,
     IReadOnlyList<string> FailureSamples,
-    IReadOnlyList<string> Limitations)
+    IReadOnlyList<string> Limitations,
+    DateTimeOffset? WindowStartedAt = null)
 {
     /// <summary>Requests that completed and passed every check.</summary>
     public long Succeeded => Requests - Failed;

@@ -37,7 +37,12 @@ public sealed record RunSpec(
     IReadOnlyList<DriverInfo> Drivers,
     string? Pin,
     MachineInfo Machine,
-    bool ServerHeader = false);
+    bool ServerHeader = false,
+    string? Schedule = null)
+{
+    /// <summary>How this comparator orders the windows; runs saved before it was recorded ran one target after another.</summary>
+    public const string Interleaved = "interleaved: per cell, every repeat runs each target in turn, in alternating order (A B C, C B A...)";
+}
 
 public sealed record DriverInfo(string Name, string Description);
 

@@ -25,23 +25,55 @@ public sealed class CellMeasurer
         _options = options;
     }
 
-    /// <param name="serverPid">The target's process, or null for an external target (no CPU figures).</param>
-    public async Task<IReadOnlyList<Measurement>> MeasureAsync(LoadRequest request, int concurrency, int? serverPid, CancellationToken cancellationToken)
+    /// <summary>
+    /// Measures one cell on several targets at once, interleaved: every target is warmed up, then
+    /// each repeat runs every target's window in turn, in the opposite order on every other repeat
+    /// (A B C, C B A, A B C...). A drift of the machine over the minutes of a run (another tenant,
+    /// heat, the driver's own GC) then lands on every target alike instead of on whichever ran
+    /// last. Targets that are idle meanwhile cost next to nothing: their connections wait open.
+    /// </summary>
+    /// <param name="participants">Each target's request and process id (null for an external target: no CPU figures).</param>
+    public async Task<IReadOnlyList<IReadOnlyList<Measurement>>> MeasureInterleavedAsync(
+        IReadOnlyList<(LoadRequest Request, int? ServerPid)> participants, int concurrency, CancellationToken cancellationToken)
     {
-        using var session = _driver.Open(request, concurrency, _options.KeepAlive, _options.RequestTimeout);
-        if (_options.Warmup > TimeSpan.Zero) await session.RunAsync(_options.Warmup, cancellationToken);
-
-        var repeats = new List<Measurement>();
-        for (var i = 0; i < _options.Repeat && !cancellationToken.IsCancellationRequested; i++)
+        var sessions = participants.Select(p => _driver.Open(p.Request, concurrency, _options.KeepAlive, _options.RequestTimeout)).ToList();
+        var repeats = participants.Select(_ => new List<Measurement>()).ToList();
+        try
         {
-            var serverCpuBefore = serverPid is int p ? ProcessSampler.CpuSeconds(p) : null;
-            var window = await session.RunAsync(_options.Duration, cancellationToken);
-            if (cancellationToken.IsCancellationRequested) break; // a window cut short by a stop is not a measurement
-            var serverCpuAfter = serverPid is int q ? ProcessSampler.CpuSeconds(q) : null;
-            var rss = serverPid is int r ? ProcessSampler.PeakRssMb(r) : null;
-            repeats.Add(ToMeasurement(window, serverCpuAfter - serverCpuBefore, rss));
+            if (_options.Warmup > TimeSpan.Zero)
+                foreach (var session in sessions)
+                {
+                    if (cancellationToken.IsCancellationRequested) break;
+                    await session.RunAsync(_options.Warmup, cancellationToken);
+                }
+
+            for (var i = 0; i < _options.Repeat && !cancellationToken.IsCancellationRequested; i++)
+            {
+                var order = Enumerable.Range(0, sessions.Count);
+                foreach (var t in i % 2 == 0 ? order : order.Reverse())
+                {
+                    var measurement = await MeasureWindowAsync(sessions[t], participants[t].ServerPid, cancellationToken);
+                    if (measurement is null) break; // a window cut short by a stop is not a measurement
+                    repeats[t].Add(measurement);
+                }
+            }
+        }
+        finally
+        {
+            foreach (var session in sessions) session.Dispose();
         }
         return repeats;
+    }
+
+    private async Task<Measurement?> MeasureWindowAsync(IDriverSession session, int? serverPid, CancellationToken cancellationToken)
+    {
+        var startedAt = DateTimeOffset.UtcNow;
+        var serverCpuBefore = serverPid is int p ? ProcessSampler.CpuSeconds(p) : null;
+        var window = await session.RunAsync(_options.Duration, cancellationToken);
+        if (cancellationToken.IsCancellationRequested) return null;
+        var serverCpuAfter = serverPid is int q ? ProcessSampler.CpuSeconds(q) : null;
+        var rss = serverPid is int r ? ProcessSampler.PeakRssMb(r) : null;
+        return ToMeasurement(window, serverCpuAfter - serverCpuBefore, rss) with { WindowStartedAt = startedAt };
     }
 
     public static Measurement ToMeasurement(DriverWindow w, double? serverCpuSeconds, double? serverPeakRssMb)

@@ -13,9 +13,10 @@ using Comparator.Verification;
 namespace Comparator.Running;
 
 /// <summary>
-/// The run: for each target, start it (or use the running one), verify every endpoint, measure
-/// every cell, stop it. A target that fails to start or verify is recorded with the reason and
-/// not measured; a target that dies mid-run has its remaining cells recorded as not measured.
+/// The run: start every target (or use the running one) and verify every endpoint; then measure
+/// cell by cell, each cell on every target in turn (<see cref="CellMeasurer.MeasureInterleavedAsync"/>);
+/// stop them all. A target that fails to start or verify is recorded with the reason and not
+/// measured; a target that dies mid-run has its remaining cells recorded as not measured.
 /// </summary>
 public sealed class RunOrchestrator
 {
@@ -38,8 +39,7 @@ public sealed class RunOrchestrator
         var targets = new List<TargetInfo>();
         var checks = new List<Check>();
         var cells = new List<CellResult>();
-        var total = _options.CellCount;
-        var done = 0;
+        var active = new List<ActiveTarget>();
 
         foreach (var missing in _options.Unavailable)
         {
@@ -47,81 +47,101 @@ public sealed class RunOrchestrator
             targets.Add(new TargetInfo(missing.Name, missing.Stack, missing.Runtime, missing.Server, null, false, false, missing.UnavailableReason));
         }
 
-        foreach (var plan in _options.Targets)
+        try
         {
-            if (cancellationToken.IsCancellationRequested) break;
-            var def = plan.Definition;
-            RunningTarget? running = null;
-            try
+            // Every target up and verified first, so each cell can measure them all in turn.
+            foreach (var plan in _options.Targets)
             {
-                Uri baseUrl;
-                if (plan.ExternalUrl is Uri external) baseUrl = external;
-                else
-                {
-                    _progress.Message($"{plan.Name}: starting {def!.Describe()}");
-                    running = await _launcher.StartAsync(def, new ServiceSwitches(_options.ServerHeader), cancellationToken);
-                    baseUrl = running.BaseUrl;
-                }
+                if (cancellationToken.IsCancellationRequested) break;
+                var ready = await StartAndVerifyAsync(plan, targets, checks, cancellationToken);
+                if (ready is not null) active.Add(ready);
+                else cells.AddRange(PlannedCells().Select(c => NotMeasured(plan, c, targets[^1].NotMeasuredReason!)));
+            }
 
-                var verification = await EndpointVerifier.VerifyAsync(plan.Name, baseUrl, cancellationToken);
-                checks.AddRange(verification);
-                var failedChecks = verification.Where(c => !c.Passed).Select(c => $"{c.Endpoint}: {c.Detail}").ToList();
-                var reason = failedChecks.Count > 0 ? "verification failed: " + string.Join("; ", failedChecks) : null;
-                targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), reason));
-                if (reason is not null)
+            var total = _options.CellCount;
+            var done = cells.Count;
+            var perCell = _options.Warmup.TotalSeconds + _options.Repeat * _options.Duration.TotalSeconds;
+            foreach (var planned in PlannedCells())
+            {
+                if (cancellationToken.IsCancellationRequested || active.Count == 0) break;
+                var (endpoint, payload, concurrency, driver) = planned;
+                var label = $"{endpoint.Name}{(endpoint.SendsBody ? " " + payload.Spec.Label : "")} c={concurrency} {driver.Name}";
+                var participants = new List<(ActiveTarget Target, LoadRequest Request)>();
+                foreach (var target in active)
                 {
-                    _progress.Message($"{plan.Name}: not measured: {reason}");
-                    cells.AddRange(PlannedCells(plan).Select(c => NotMeasured(plan, c, reason)));
-                    done += PlannedCells(plan).Count();
-                    continue;
-                }
-
-                foreach (var (endpoint, payload, concurrency, driver) in PlannedCells(plan))
-                {
-                    if (cancellationToken.IsCancellationRequested) break;
-                    done++;
-                    var planned = (endpoint, payload, concurrency, driver);
-                    var label = $"{plan.Name} {endpoint.Name}{(endpoint.SendsBody ? " " + payload.Spec.Label : "")} c={concurrency} {driver.Name}";
-                    var request = LoadRequest.For(endpoint, baseUrl, payload.Bytes, _options.JsonItems);
+                    var request = LoadRequest.For(endpoint, target.BaseUrl, payload.Bytes, _options.JsonItems);
                     if (driver.CannotMeasure(request, _options.KeepAlive) is string cannot)
-                    {
-                        cells.Add(NotMeasured(plan, planned, $"{driver.Name}: {cannot}", CellFlags.NotApplicable));
-                        continue;
-                    }
-                    if (running is { HasExited: true })
-                    {
-                        cells.Add(NotMeasured(plan, planned, "the target process exited during the run"));
-                        continue;
-                    }
-                    var secondsLeft = (total - done + 1) * (_options.Warmup.TotalSeconds + _options.Repeat * _options.Duration.TotalSeconds);
-                    _progress.CellStarted(done, total, label, secondsLeft);
-                    var repeats = await new CellMeasurer(driver, _options).MeasureAsync(request, concurrency, running?.ProcessId, cancellationToken);
-                    var cell = Measured(plan, planned, repeats);
+                        cells.Add(NotMeasured(target.Plan, planned, $"{driver.Name}: {cannot}", CellFlags.NotApplicable));
+                    else if (target.Running is { HasExited: true })
+                        cells.Add(NotMeasured(target.Plan, planned, "the target process exited during the run"));
+                    else
+                        participants.Add((target, request));
+                }
+                done += active.Count;
+                if (participants.Count == 0) continue;
+
+                _progress.CellStarted(done, total, $"{label} ({string.Join(", ", participants.Select(p => p.Target.Plan.Name))})",
+                    (total - done + participants.Count) * perCell);
+                var repeats = await new CellMeasurer(driver, _options).MeasureInterleavedAsync(
+                    participants.Select(p => (p.Request, p.Target.Running?.ProcessId)).ToList(), concurrency, cancellationToken);
+                for (var i = 0; i < participants.Count; i++)
+                {
+                    var cell = Measured(participants[i].Target.Plan, planned, repeats[i]);
                     cells.Add(cell);
-                    _progress.CellFinished(label, Outcome(cell));
+                    _progress.CellFinished($"{participants[i].Target.Plan.Name} {label}", Outcome(cell));
                 }
             }
-            catch (LaunchException e)
-            {
-                _progress.Message($"{plan.Name}: not measured: {e.Message}");
-                targets.Add(Info(plan, null, e.Message));
-                cells.AddRange(PlannedCells(plan).Select(c => NotMeasured(plan, c, e.Message)));
-            }
-            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-            {
-                // Stopped by the user: what was measured so far is kept and the run is marked partial.
-            }
-            finally
-            {
-                if (running is not null) await running.DisposeAsync();
-            }
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // Stopped by the user: what was measured so far is kept and the run is marked partial.
+        }
+        finally
+        {
+            foreach (var target in active)
+                if (target.Running is not null) await target.Running.DisposeAsync();
         }
 
         return new RunResult(RunResult.CurrentSchemaVersion, Spec(), started, DateTimeOffset.UtcNow,
             Partial: cancellationToken.IsCancellationRequested, targets, checks, DriverAgreement.Flag(cells));
     }
 
-    private IEnumerable<(EndpointSpec Endpoint, Payload Payload, int Concurrency, ILoadDriver Driver)> PlannedCells(TargetPlan plan)
+    /// <summary>A target that started (or was given by URL) and passed verification.</summary>
+    private sealed record ActiveTarget(TargetPlan Plan, RunningTarget? Running, Uri BaseUrl);
+
+    /// <summary>Starts and verifies one target; on failure records why (the last TargetInfo) and returns null.</summary>
+    private async Task<ActiveTarget?> StartAndVerifyAsync(TargetPlan plan, List<TargetInfo> targets, List<Check> checks, CancellationToken cancellationToken)
+    {
+        RunningTarget? running = null;
+        try
+        {
+            Uri baseUrl;
+            if (plan.ExternalUrl is Uri external) baseUrl = external;
+            else
+            {
+                _progress.Message($"{plan.Name}: starting {plan.Definition!.Describe()}");
+                running = await _launcher.StartAsync(plan.Definition, new ServiceSwitches(_options.ServerHeader), cancellationToken);
+                baseUrl = running.BaseUrl;
+            }
+
+            var verification = await EndpointVerifier.VerifyAsync(plan.Name, baseUrl, cancellationToken);
+            checks.AddRange(verification);
+            var failedChecks = verification.Where(c => !c.Passed).Select(c => $"{c.Endpoint}: {c.Detail}").ToList();
+            var reason = failedChecks.Count > 0 ? "verification failed: " + string.Join("; ", failedChecks) : null;
+            targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), reason));
+            if (reason is null) return new ActiveTarget(plan, running, baseUrl);
+            _progress.Message($"{plan.Name}: not measured: {reason}");
+        }
+        catch (LaunchException e)
+        {
+            _progress.Message($"{plan.Name}: not measured: {e.Message}");
+            targets.Add(Info(plan, null, e.Message));
+        }
+        if (running is not null) await running.DisposeAsync();
+        return null;
+    }
+
+    private IEnumerable<(EndpointSpec Endpoint, Payload Payload, int Concurrency, ILoadDriver Driver)> PlannedCells()
     {
         var none = new Payload(new PayloadSpec("-", 0, "none"), Array.Empty<byte>());
         foreach (var endpoint in _options.Endpoints)
@@ -174,5 +194,6 @@ public sealed class RunOrchestrator
         _drivers.Select(d => new DriverInfo(d.Name, d.Description)).ToList(),
         _options.Pin?.ToString(),
         MachineDescription.Current(),
-        _options.ServerHeader);
+        _options.ServerHeader,
+        RunSpec.Interleaved);
 }
