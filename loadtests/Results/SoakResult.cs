@@ -33,7 +33,8 @@ public sealed record RssSample(double Seconds, double RssMb);
 
 /// <summary>
 /// A target's soak. Failed counts every request that was not a verified success (Non2xx, Errors
-/// and Timeouts are parts of it). Growth is "none", "flagged" or "undetermined", with the reason.
+/// and Timeouts are parts of it). RSS is sampled every 5 s (Rss) and at the end of every pass over
+/// the cells (RssAtPassEndsMb), which the growth verdict ("none", "flagged", "undetermined") reads.
 /// </summary>
 public sealed record SoakTargetResult(
     string Name,
@@ -51,8 +52,10 @@ public sealed record SoakTargetResult(
     int Passes,
     IReadOnlyList<string> FailureSamples,
     IReadOnlyList<RssSample> Rss,
+    IReadOnlyList<double> RssAtPassEndsMb,
     double? RssStartMb,
     double? RssAfterFirstPassMb,
+    double? RssLateMedianMb,
     double? RssEndMb,
     double? RssPeakMb,
     string Growth,

@@ -124,11 +124,12 @@ public sealed class SoakRunner
             {
                 break;
             }
+            if (stop.IsCancellationRequested) break; // a window cut short by a stop is not counted: its aborted requests are ours
             soak.Add(window);
             if (i % Cells.Count == Cells.Count - 1)
             {
                 soak.Passes++;
-                if (soak.Passes == 1) soak.AfterFirstPassMb = ProcessSampler.RssMb(soak.Running.ProcessId);
+                if (ProcessSampler.RssMb(soak.Running.ProcessId) is double passEnd) soak.PassEndsMb.Add(passEnd);
                 _progress(string.Create(CultureInfo.InvariantCulture,
                     $"soak: {clock.Elapsed.TotalSeconds,5:0} s {soak.Definition.Name}: pass {soak.Passes}, {soak.Requests} requests, {soak.Failed} failed, RSS {ProcessSampler.RssMb(soak.Running.ProcessId):0.0} MiB"));
             }
@@ -171,7 +172,7 @@ public sealed class SoakRunner
         public string? NotRunReason { get; set; }
         public bool ExitedDuringSoak { get; set; }
         public int Passes { get; set; }
-        public double? AfterFirstPassMb { get; set; }
+        public List<double> PassEndsMb { get; } = new();
         public long Requests { get; private set; }
         public long Failed { get; private set; }
         private long _non2xx, _errors, _timeouts;
@@ -200,11 +201,12 @@ public sealed class SoakRunner
             lock (_rss) rss = _rss.ToArray();
             var end = rss.Length > 0 ? rss[^1].RssMb : (double?)null;
             var (growth, detail) = NotRunReason is null
-                ? MemoryGrowth.Judge(AfterFirstPassMb, end, Passes)
+                ? MemoryGrowth.Judge(PassEndsMb)
                 : (MemoryGrowth.Undetermined, "not run");
             return new SoakTargetResult(Definition.Name, Definition.Stack, Definition.Runtime, Definition.Server, NotRunReason, ExitedDuringSoak,
-                Requests, Failed, _non2xx, _errors, _timeouts, _elapsed, Passes, _samples, rss,
-                rss.Length > 0 ? rss[0].RssMb : null, AfterFirstPassMb, end, rss.Length > 0 ? rss.Max(r => r.RssMb) : null, growth, detail);
+                Requests, Failed, _non2xx, _errors, _timeouts, _elapsed, Passes, _samples, rss, PassEndsMb.ToList(),
+                rss.Length > 0 ? rss[0].RssMb : null, PassEndsMb.Count > 0 ? PassEndsMb[0] : null, MemoryGrowth.LateMedian(PassEndsMb), end,
+                rss.Length > 0 ? rss.Max(r => r.RssMb) : null, growth, detail);
         }
 
         public async ValueTask DisposeAsync()
