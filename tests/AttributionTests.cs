@@ -24,7 +24,7 @@ public sealed class AttributionTests
     [Fact]
     public void Each_step_is_the_cpu_difference_of_targets_one_layer_apart_and_each_target_a_ratio_of_kestrel()
     {
-        var table = Attribution.Build(Run(("webapi-kestrel", 0.100), ("aspnetcore", 0.080), ("kestrel", 0.050), ("httplistener", 0.060)))!;
+        var table = Attribution.Build(Run(("webapi-kestrel", 0.100), ("aspnetcore", 0.080), ("kestrel", 0.050)))!;
 
         Assert.Equal(new[]
         {
@@ -51,7 +51,27 @@ public sealed class AttributionTests
         Assert.DoesNotContain(table.Header, h => h.Contains("runtime+server") || h.Contains("framework:"));
         Assert.Equal(new[] { "300.0", "80.0", "" }, table.Rows[0].Skip(4));
 
-        Assert.Null(Attribution.Build(Run(("kestrel", 0.050), ("httplistener", 0.060))));
+        Assert.Null(Attribution.Build(Run(("kestrel", 0.050), ("wcf-classic-stock", 0.060))));
+    }
+
+    [Fact]
+    public void The_framework_lane_compares_wcf_and_web_api_on_one_listener_and_splits_off_runtime_and_server()
+    {
+        var table = Attribution.Build(Run(("wcf-classic", 0.200), ("webapi-selfhost", 0.150), ("httplistener-mono", 0.100),
+            ("webapi-kestrel", 0.040), ("httplistener", 0.060)))!;
+
+        Assert.Equal(new[]
+        {
+            "endpoint", "size", "conc", "driver",
+            "wcf-classic µs/req (x httplistener-mono)", "webapi-selfhost µs/req (x httplistener-mono)", "httplistener-mono µs/req",
+            "webapi-kestrel µs/req", "httplistener µs/req",
+            "WCF vs Web API 2 on one runtime and listener: wcf-classic − webapi-selfhost µs",
+            "Web API 2 over the bare listener: webapi-selfhost − httplistener-mono µs",
+            "runtime+server: webapi-selfhost − webapi-kestrel µs",
+            "runtime, same listener code: httplistener-mono − httplistener µs",
+            "caution",
+        }, table.Header);
+        Assert.Equal(new[] { "200.0 (2.00x)", "150.0 (1.50x)", "100.0", "40.0", "60.0", "+50.0", "+50.0", "+110.0", "+40.0", "" }, table.Rows[0].Skip(4));
     }
 
     [Fact]

@@ -23,7 +23,9 @@ public static class ComparatorProcess
 
     private static Process StartDll(string dll, IReadOnlyDictionary<string, string>? environment, IReadOnlyList<string> args)
     {
-        var info = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        // A .NET 10 dll runs under dotnet; a net472 exe (the .NET Framework lane) under Mono.
+        var host = dll.EndsWith(".exe", StringComparison.OrdinalIgnoreCase) ? "mono" : "dotnet";
+        var info = new ProcessStartInfo(host) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         info.ArgumentList.Add(dll);
         if (environment is not null) foreach (var (k, v) in environment) info.Environment[k] = v;
         foreach (var a in args) info.ArgumentList.Add(a);

@@ -25,17 +25,17 @@ public static class TestData
     };
 
     public static IEnumerable<object[]> TargetsAndBodies() =>
-        from t in TargetCatalog.Available
+        from t in TargetsFixture.UnderTest
         from b in BodyNames()
         select new object[] { t.Name, b };
 
     public static IEnumerable<object[]> TargetsAndItems() =>
-        from t in TargetCatalog.Available
+        from t in TargetsFixture.UnderTest
         from n in new[] { 0, 1, 3, 100 }
         select new object[] { t.Name, n };
 
     public static IEnumerable<object[]> TargetsAndBadItems() =>
-        from t in TargetCatalog.Available
+        from t in TargetsFixture.UnderTest
         from raw in new[] { "-1", "10001", "abc", "" }
         select new object[] { t.Name, raw };
 }

@@ -72,7 +72,7 @@ public sealed class WireConformanceTests
         var body = PayloadCatalogue.Generate(500);
         foreach (var endpoint in Endpoints.All)
         {
-            var normalized = TargetCatalog.Available
+            var normalized = TargetsFixture.UnderTest
                 .Select(t => _targets.Default(t.Name).BaseUrl)
                 .Select(url => Encoding.ASCII.GetString(RawHttp.BuildRequest(endpoint, url, "", body)).Replace(url.Authority, "HOST"))
                 .Distinct()

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Linq;
 using Comparator.Targets;
 
 namespace Comparator.Cli;
@@ -12,9 +13,21 @@ public static class TargetsCommand
         _ = new ArgumentReader("targets", args, Array.Empty<string>(), Array.Empty<string>());
         foreach (var t in TargetCatalog.All)
         {
-            Console.WriteLine($"{t.Name,-15} {t.Describe()}");
-            if (!t.IsAvailable) Console.WriteLine($"{"",-15} NOT AVAILABLE: {t.UnavailableReason}");
+            Console.WriteLine($"{t.Name,-18} {t.Describe()}");
+            if (!t.IsAvailable) Console.WriteLine($"{"",-18} NOT AVAILABLE: {t.UnavailableReason}");
         }
+        Console.WriteLine();
+        if (TargetCatalog.Pair is DefaultPair pair)
+        {
+            Console.WriteLine($"default pair of run: {pair.Wcf.Name} against {pair.Baseline.Name} (baseline of the ratios): {pair.Why}");
+            var better = TargetCatalog.MissingFromBetterPairs().Select(t => t.Name).ToList();
+            if (better.Count > 0) Console.WriteLine($"  not the named twins because {string.Join(" and ", better)} cannot run here (see above)");
+        }
+        else
+        {
+            Console.WriteLine("default of run: every target above that runs here (no WCF/Web API pair can run on this machine)");
+        }
+        Console.WriteLine("run --targets all measures every target that runs here");
         return ExitCodes.Success;
     }
 }

@@ -24,14 +24,37 @@ public sealed record ToolRun(int ExitCode, string Stdout, string Stderr, double 
 public static class ToolProcess
 {
     /// <summary>The full path of a tool on PATH, or a <see cref="ToolMissingException"/> naming the Debian package.</summary>
-    public static string Locate(string tool, string debianPackage)
+    public static string Locate(string tool, string debianPackage) =>
+        TryLocate(tool) ?? throw new ToolMissingException($"driver '{tool}' is not installed (Debian package {debianPackage}: apt-get install {debianPackage})");
+
+    /// <summary>The full path of a program on PATH, or null.</summary>
+    public static string? TryLocate(string tool)
     {
-        foreach (var dir in (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries))
+        foreach (var dir in (Environment.GetEnvironmentVariable("PATH") ?? "").Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries))
         {
             var candidate = Path.Combine(dir, tool);
             if (File.Exists(candidate)) return candidate;
         }
-        throw new ToolMissingException($"driver '{tool}' is not installed (Debian package {debianPackage}: apt-get install {debianPackage})");
+        return null;
+    }
+
+    /// <summary>Runs a short command (a version query) and returns its exit code and standard output; never throws.</summary>
+    public static (int ExitCode, string Output) Capture(string fileName, params string[] arguments)
+    {
+        try
+        {
+            var info = new ProcessStartInfo(fileName) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+            foreach (var a in arguments) info.ArgumentList.Add(a);
+            using var process = Process.Start(info)!;
+            var output = process.StandardOutput.ReadToEnd();
+            process.StandardError.ReadToEnd();
+            if (!process.WaitForExit(10_000)) { process.Kill(); return (-1, output); }
+            return (process.ExitCode, output);
+        }
+        catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException)
+        {
+            return (-1, "");
+        }
     }
 
     public static async Task<ToolRun> RunAsync(string fileName, IEnumerable<string> arguments, string? cpuList, TimeSpan limit, CancellationToken cancellationToken)

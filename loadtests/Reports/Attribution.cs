@@ -8,30 +8,49 @@ namespace Comparator.Reports;
 /// <summary>
 /// "Where the difference comes from": server CPU µs per request of the targets that differ by one
 /// layer at a time, per cell, and the steps between them. CPU per request is used because costs
-/// add up in it, so each step is the cost of the one layer that changed:
-/// webapi → webapi-kestrel changes only the runtime and server under the same Web API 2 code;
-/// webapi-kestrel → aspnetcore changes only the framework on the same runtime and server;
-/// wcf → webapi-kestrel compares the two framework generations on the same host;
-/// aspnetcore → kestrel is what MVC costs over the bare platform, whose ceiling every target is
-/// also shown against (x kestrel).
+/// add up in it, so each step is the cost of the one layer that changed. Two lanes:
+/// the .NET Framework lane (Mono here): wcf-classic and webapi-selfhost on the same runtime and
+/// listener, each over the bare listener (httplistener-mono, its ceiling); the .NET 10 lane:
+/// webapi-kestrel → aspnetcore changes only the framework on the same runtime and server,
+/// wcf → webapi-kestrel compares the two framework generations on one host, aspnetcore → kestrel
+/// is MVC over the bare platform (kestrel, its ceiling). Between the lanes, the same Web API 2 code
+/// (webapi or webapi-selfhost → webapi-kestrel) and the same bare listener code
+/// (httplistener-mono → httplistener) change only the runtime and server.
 /// </summary>
 public static class Attribution
 {
     /// <summary>The lineup, one layer apart from its neighbours; a target not in the run is left out.</summary>
-    public static readonly string[] Lineup = { "webapi", "webapi-kestrel", "wcf", "aspnetcore", "minimal", "kestrel" };
+    public static readonly string[] Lineup =
+    {
+        "wcf-classic", "webapi-selfhost", "httplistener-mono",
+        "webapi", "webapi-kestrel", "wcf", "aspnetcore", "minimal", "kestrel", "httplistener",
+    };
 
     private static readonly (string From, string To, string Label)[] Steps =
     {
+        ("wcf-classic", "webapi-selfhost", "WCF vs Web API 2 on one runtime and listener: wcf-classic − webapi-selfhost"),
+        ("webapi-selfhost", "httplistener-mono", "Web API 2 over the bare listener: webapi-selfhost − httplistener-mono"),
+        ("webapi-selfhost", "webapi-kestrel", "runtime+server: webapi-selfhost − webapi-kestrel"),
         ("webapi", "webapi-kestrel", "runtime+server: webapi − webapi-kestrel"),
+        ("httplistener-mono", "httplistener", "runtime, same listener code: httplistener-mono − httplistener"),
         ("wcf", "webapi-kestrel", "WCF vs Web API 2 on one host: wcf − webapi-kestrel"),
         ("webapi-kestrel", "aspnetcore", "framework: webapi-kestrel − aspnetcore"),
         ("aspnetcore", "kestrel", "MVC over the bare platform: aspnetcore − kestrel"),
     };
 
-    public const string Ceiling = "kestrel";
+    /// <summary>The bare platform each target is shown against (x ceiling): its own lane's.</summary>
+    private static readonly IReadOnlyDictionary<string, string> Ceilings = new Dictionary<string, string>
+    {
+        ["wcf-classic"] = "httplistener-mono", ["webapi-selfhost"] = "httplistener-mono",
+        ["webapi"] = "kestrel", ["webapi-kestrel"] = "kestrel", ["wcf"] = "kestrel", ["aspnetcore"] = "kestrel", ["minimal"] = "kestrel",
+    };
 
     public const string Explanation =
-        "Server CPU µs per request of the targets that differ by one layer at a time, and the steps between them (costs add up in CPU per request). webapi → webapi-kestrel: same Web API 2 code, other runtime and server. webapi-kestrel → aspnetcore: other framework, same runtime and server. wcf − webapi-kestrel: the two framework generations on one host. aspnetcore − kestrel: MVC over the bare platform; every target is also shown as a ratio of the kestrel ceiling. A target missing from the run is left out.";
+        "Server CPU µs per request of the targets that differ by one layer at a time, and the steps between them (costs add up in CPU per request). " +
+        "wcf-classic − webapi-selfhost: the two frameworks on one runtime and listener (Mono here); each is also shown as a ratio of the bare listener under it (httplistener-mono). " +
+        "webapi-selfhost or webapi → webapi-kestrel: the same Web API 2 code on another runtime and server; httplistener-mono → httplistener: the same bare listener code on Mono and on .NET 10. " +
+        "webapi-kestrel → aspnetcore: other framework, same runtime and server. wcf − webapi-kestrel: the two framework generations on one host. " +
+        "aspnetcore − kestrel: MVC over the bare platform; .NET 10 targets are also shown as a ratio of the kestrel ceiling. A target missing from the run is left out.";
 
     /// <summary>Null when fewer than two lineup targets were measured: nothing to attribute.</summary>
     public static TextTable? Build(RunResult run)
@@ -42,7 +61,8 @@ public static class Attribution
         var steps = Steps.Where(s => measured.Contains(s.From) && measured.Contains(s.To)).ToList();
 
         var header = new List<string> { "endpoint", "size", "conc", "driver" };
-        header.AddRange(lineup.Select(t => measured.Contains(Ceiling) && t != Ceiling ? $"{t} µs/req (x {Ceiling})" : $"{t} µs/req"));
+        string? CeilingOf(string t) => Ceilings.TryGetValue(t, out var c) && measured.Contains(c) ? c : null;
+        header.AddRange(lineup.Select(t => CeilingOf(t) is string c ? $"{t} µs/req (x {c})" : $"{t} µs/req"));
         header.AddRange(steps.Select(s => s.Label + " µs"));
         header.Add("caution");
 
@@ -53,11 +73,11 @@ public static class Attribution
                 .ToDictionary(c => c.Key.Target, c => c.Summary!.ServerCpuUsPerRequest!.Value);
             var first = group.First();
             var row = new List<string> { first.Key.Endpoint, first.SizeLabel, first.Key.Concurrency.ToString(CultureInfo.InvariantCulture), first.Key.Driver };
-            var ceiling = cpu.TryGetValue(Ceiling, out var k) && k > 0 ? k : (double?)null;
             foreach (var t in lineup)
             {
                 if (!cpu.TryGetValue(t, out var us)) { row.Add("n/a"); continue; }
-                row.Add(ceiling is double c && t != Ceiling ? $"{N(us, "0.0")} ({N(us / c, "0.00")}x)" : N(us, "0.0"));
+                var ceiling = CeilingOf(t) is string name && cpu.TryGetValue(name, out var k) && k > 0 ? k : (double?)null;
+                row.Add(ceiling is double c ? $"{N(us, "0.0")} ({N(us / c, "0.00")}x)" : N(us, "0.0"));
             }
             foreach (var (from, to, _) in steps)
                 row.Add(cpu.TryGetValue(from, out var a) && cpu.TryGetValue(to, out var b) ? N(a - b, "+0.0;-0.0;0.0") : "n/a");

@@ -22,7 +22,8 @@ public static class RunOptionsParser
     public static readonly string[] FlagOptions = { "--quick" };
 
     public const string DefaultSizes = "500,4KB,64KB";
-    public const string DefaultBaseline = "webapi";
+    /// <summary>The Web API targets that serve as the ratio's denominator, best first (the design's baseline is webapi).</summary>
+    public static readonly string[] BaselineCandidates = { "webapi", "webapi-selfhost" };
 
     public static RunOptions Parse(IReadOnlyList<string> args, BuildLayout layout)
     {
@@ -51,8 +52,9 @@ public static class RunOptionsParser
         var timeout = Duration("--timeout", a.Value("--timeout") ?? "30s", allowZero: false);
 
         if (targets.Count == 0) throw new UsageException("run: no target to measure");
-        // The design's baseline is webapi; where it is not in the run, the first target is, and the spec says so.
-        var baseline = a.Value("--baseline-target") ?? (targets.Any(t => t.Name == DefaultBaseline) ? DefaultBaseline : targets[0].Name);
+        // The baseline is the Web API side of the best pair in the run (webapi, else webapi-selfhost);
+        // where neither is in the run, the first target is, and the spec says so.
+        var baseline = a.Value("--baseline-target") ?? BaselineCandidates.FirstOrDefault(b => targets.Any(t => t.Name == b)) ?? targets[0].Name;
         if (targets.All(t => t.Name != baseline))
             throw new UsageException($"run: --baseline-target '{baseline}' is not one of the targets ({string.Join(", ", targets.Select(t => t.Name))})");
 
@@ -70,7 +72,9 @@ public static class RunOptionsParser
             var plans = List(external).Select(ExternalTarget.Parse).Select(t => new TargetPlan(t.Name, null, t.BaseUrl)).ToList();
             return (plans, new List<TargetDefinition>());
         }
-        var resolved = TargetCatalog.Resolve(a.Value("--targets"), out var error);
+        // No --targets: the default pair (WCF against Web API); --targets all: every target that runs here.
+        var error = "";
+        var resolved = a.Value("--targets") is string list ? TargetCatalog.Resolve(list, out error) : TargetCatalog.DefaultRunTargets;
         if (error.Length > 0) throw new UsageException("run: " + error);
         var unavailable = a.Value("--targets") is null ? TargetCatalog.All.Where(t => !t.IsAvailable).ToList() : new List<TargetDefinition>();
         return (resolved.Select(t => new TargetPlan(t.Name, t, null)).ToList(), unavailable);

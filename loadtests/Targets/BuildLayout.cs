@@ -22,8 +22,12 @@ public sealed class BuildLayout
 
     public string PayloadDirectory => Path.Combine(RepositoryRoot, "payloads");
 
-    public string AssemblyPath(TargetDefinition target) =>
-        Path.Combine(RepositoryRoot, "artifacts", "bin", target.ProjectName, Configuration.ToLowerInvariant(), target.AssemblyFile);
+    public string AssemblyPath(TargetDefinition target)
+    {
+        var folder = Configuration.ToLowerInvariant();
+        if (target.TargetFramework is string framework) folder += "_" + framework; // the artifacts layout of a multi-targeted project
+        return Path.Combine(RepositoryRoot, "artifacts", "bin", target.ProjectName, folder, target.AssemblyFile);
+    }
 
     /// <summary>Finds the repository (the folder holding Comparator.sln) above this program.</summary>
     public static BuildLayout Discover()

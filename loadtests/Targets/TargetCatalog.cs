@@ -7,7 +7,7 @@ namespace Comparator.Targets;
 /// <summary>Every target the comparator knows, available or not.</summary>
 public static class TargetCatalog
 {
-    private const string NuGetGap = "missing: no version in this machine's NuGet source (dotnet restore: NU1101); see issue #2";
+    private const string NuGetGap = "missing: no version in this machine's NuGet source (dotnet restore: NU1101)";
 
     public static IReadOnlyList<TargetDefinition> All { get; } = new[]
     {
@@ -15,7 +15,7 @@ public static class TargetCatalog
         {
             UnavailableReason = "CoreWCF.Primitives, CoreWCF.Http, CoreWCF.WebHttp " + NuGetGap,
         },
-        new TargetDefinition("webapi", "ASP.NET Web API 2 (OWIN self-host)", "Mono (net472)", "Katana HttpListener", "WebApiService", "WebApiService.exe", HostRuntime.Mono, null)
+        new TargetDefinition("webapi", "ASP.NET Web API 2 (OWIN self-host)", "Mono (net472)", "Katana HttpListener", "WebApiService", "WebApiService.exe", HostRuntime.NetFramework, null)
         {
             UnavailableReason = "Microsoft.AspNet.WebApi.OwinSelfHost, Microsoft.Owin, Microsoft.Owin.Hosting, Microsoft.Owin.Host.HttpListener and Owin " + NuGetGap,
         },
@@ -25,16 +25,87 @@ public static class TargetCatalog
         new TargetDefinition("minimal", "ASP.NET Core minimal APIs", ".NET 10", "Kestrel", "MinimalApiService", "MinimalApiService.dll", HostRuntime.DotNet, ServerHeaderWhenOff: null),
         new TargetDefinition("kestrel", "bare request delegate", ".NET 10", "Kestrel", "KestrelService", "KestrelService.dll", HostRuntime.DotNet, ServerHeaderWhenOff: null),
         // The managed HttpListener always writes a Server header; the service sends it empty.
-        new TargetDefinition("httplistener", "bare System.Net.HttpListener", ".NET 10", "managed HttpListener", "HttpListenerService", "HttpListenerService.dll", HostRuntime.DotNet, ServerHeaderWhenOff: ""),
+        new TargetDefinition("httplistener", "bare System.Net.HttpListener", ".NET 10", "managed HttpListener", "HttpListenerService", "HttpListenerService.dll", HostRuntime.DotNet, ServerHeaderWhenOff: "")
+        {
+            TargetFramework = "net10.0",
+        },
+
+        // The .NET Framework lane: net472 exes, under Mono here and directly on Windows. Mono's
+        // HttpListener writes "Server: Mono-HTTPAPI/1.0" unless the response sets one; these
+        // services set it empty, as httplistener does on .NET 10.
+        new TargetDefinition("wcf-classic", "classic WCF WebHttpBinding (System.ServiceModel.Web, WebServiceHost)", FrameworkRuntime, FrameworkWcfServer, "WcfClassicService", "WcfClassicService.exe", HostRuntime.NetFramework, ServerHeaderWhenOff: "")
+        {
+            UnavailableReason = MonoRuntime.MissingReason,
+        },
+        new TargetDefinition("wcf-classic-stock", "classic WCF WebHttpBinding, stock HTTP transport", FrameworkRuntime, "WCF's own HTTP transport (" + FrameworkListener + ")", "WcfClassicService", "WcfClassicService.exe", HostRuntime.NetFramework, ServerHeaderWhenOff: "")
+        {
+            UnavailableReason = MonoRuntime.MissingReason,
+            VariantOf = "wcf-classic",
+            VariantArguments = new[] { "--transport", "stock" },
+            DeclaredFramingDeviations = OperatingSystem.IsWindows()
+                ? new Dictionary<string, string>()
+                : new Dictionary<string, string> { ["echo-put"] = "Mono's stock WCF HTTP transport buffers a streamed reply and sends it with Content-Length" },
+        },
+        new TargetDefinition("webapi-selfhost", "ASP.NET Web API 2 (System.Web.Http 5.2.7, HttpServer on HttpListener)", FrameworkRuntime, FrameworkListener, "WebApiSelfHostService", "WebApiSelfHostService.exe", HostRuntime.NetFramework, ServerHeaderWhenOff: "")
+        {
+            UnavailableReason = MonoRuntime.MissingReason,
+        },
+        new TargetDefinition("httplistener-mono", "bare System.Net.HttpListener", FrameworkRuntime, FrameworkListener, "HttpListenerService", "HttpListenerService.exe", HostRuntime.NetFramework, ServerHeaderWhenOff: "")
+        {
+            UnavailableReason = MonoRuntime.MissingReason,
+            TargetFramework = "net472",
+        },
     };
 
+    /// <summary>What runs a net472 exe here: Mono on Linux, .NET Framework on Windows.</summary>
+    private static string FrameworkRuntime =>
+        OperatingSystem.IsWindows() ? ".NET Framework 4.7.2+ (net472)" : "Mono " + (MonoRuntime.Version ?? "") + " (net472)";
+
+    private static string FrameworkListener => OperatingSystem.IsWindows() ? "HttpListener (HTTP.sys)" : "Mono HttpListener";
+
+    /// <summary>On Mono, wcf-classic runs on the project's HttpListener transport (Mono's stock one stalls 100 ms per request).</summary>
+    private static string FrameworkWcfServer => OperatingSystem.IsWindows() ? "WCF's own HTTP transport (HTTP.sys)" : "Mono HttpListener via the project's WCF transport";
+
     public static IEnumerable<TargetDefinition> Available => All.Where(t => t.IsAvailable);
+
+    /// <summary>
+    /// The pairs that answer the main question, WCF against Web API, best first: the named twins
+    /// (CoreWCF and Web API 2 on OwinSelfHost); else classic WCF and Web API 2 self-hosted on the same
+    /// runtime and listener. The second of each pair is the baseline of the ratios.
+    /// </summary>
+    private static readonly (string Wcf, string WebApi, string Why)[] Pairs =
+    {
+        ("wcf", "webapi", "the named twins: CoreWCF on Kestrel against Web API 2 on OwinSelfHost"),
+        ("wcf-classic", "webapi-selfhost", "classic WCF against Web API 2, both self-hosted on the same runtime and HttpListener"),
+    };
+
+    /// <summary>The first pair whose two targets both run here, or null (then `run` measures every available target).</summary>
+    public static DefaultPair? Pair =>
+        Pairs.Select(p => (Wcf: Find(p.Wcf)!, WebApi: Find(p.WebApi)!, p.Why))
+            .Where(p => p.Wcf.IsAvailable && p.WebApi.IsAvailable)
+            .Select(p => new DefaultPair(p.Wcf, p.WebApi, p.Why))
+            .FirstOrDefault();
+
+    /// <summary>Why the default pair is not the best one: the targets of better pairs that cannot run here.</summary>
+    public static IEnumerable<TargetDefinition> MissingFromBetterPairs()
+    {
+        foreach (var (wcf, webApi, _) in Pairs)
+        {
+            var pair = new[] { Find(wcf)!, Find(webApi)! };
+            if (pair.All(t => t.IsAvailable)) yield break;
+            foreach (var t in pair.Where(t => !t.IsAvailable)) yield return t;
+        }
+    }
+
+    /// <summary>What `run` measures with no --targets: the default pair, or every available target when no pair runs here.</summary>
+    public static IReadOnlyList<TargetDefinition> DefaultRunTargets =>
+        Pair is DefaultPair p ? new[] { p.Wcf, p.Baseline } : Available.ToList();
 
     public static TargetDefinition? Find(string name) =>
         All.FirstOrDefault(t => string.Equals(t.Name, name, StringComparison.OrdinalIgnoreCase));
 
     /// <summary>
-    /// Resolves a --targets list ("all" or comma-separated names). Unknown names and names of
+    /// Resolves a --targets list ("all" or comma-separated names; none means all). Unknown names and names of
     /// targets that cannot run here are errors with one line that says why.
     /// </summary>
     public static IReadOnlyList<TargetDefinition> Resolve(string? list, out string error)
@@ -61,3 +132,6 @@ public static class TargetCatalog
         return result;
     }
 }
+
+/// <summary>The default comparison: a WCF target against a Web API target, the latter the ratios' baseline.</summary>
+public sealed record DefaultPair(TargetDefinition Wcf, TargetDefinition Baseline, string Why);

@@ -2,11 +2,14 @@ using System.Collections.Generic;
 
 namespace Comparator.Targets;
 
-/// <summary>How a service process is run: a .NET (Core) dll under dotnet, or a .NET Framework exe under Mono.</summary>
+/// <summary>
+/// How a service process is run: a .NET 10 dll under dotnet, or a .NET Framework (net472) exe,
+/// under Mono on Linux and macOS and directly on Windows.
+/// </summary>
 public enum HostRuntime
 {
     DotNet,
-    Mono,
+    NetFramework,
 }
 
 /// <summary>
@@ -31,12 +34,32 @@ public sealed record TargetDefinition(
 
     public bool IsAvailable => UnavailableReason is null;
 
+    /// <summary>The target framework folder of a multi-targeted project's output (artifacts/bin/P/release_net472), or null.</summary>
+    public string? TargetFramework { get; init; }
+
+    /// <summary>
+    /// The target this one is a measurement variant of (the same service on another transport), or
+    /// null. The conformance suites test the main target; a variant is verified before every run
+    /// like any target, against its declared deviations.
+    /// </summary>
+    public string? VariantOf { get; init; }
+
+    /// <summary>
+    /// Endpoints whose framing this target cannot produce, by endpoint name, with the reason (a fact
+    /// of the stack, stated in the catalogue): verification reports the deviation and passes it, so
+    /// the target is still measured and every report carries the reason.
+    /// </summary>
+    public IReadOnlyDictionary<string, string> DeclaredFramingDeviations { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>Arguments that select this target's variant of a shared executable (e.g. the stock WCF transport).</summary>
+    public IReadOnlyList<string> VariantArguments { get; init; } = System.Array.Empty<string>();
+
     /// <summary>One line for reports: stack, runtime and server.</summary>
     public string Describe() => $"{Stack} on {Server}, {Runtime}";
 
     public IReadOnlyList<string> ServiceArguments(int port, ServiceSwitches switches)
     {
-        var args = new List<string> { "--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture) };
+        var args = new List<string>(VariantArguments) { "--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture) };
         if (switches.ServerHeader) args.Add("--server-header");
         if (switches.MaxBodyBytes is long max)
         {

@@ -110,7 +110,13 @@ public sealed class TargetLauncher
 
     private ProcessStartInfo StartInfo(TargetDefinition target, string assembly, int port, ServiceSwitches switches)
     {
-        var host = target.Host == HostRuntime.Mono ? "mono" : DotNetHost();
+        // A .NET Framework exe runs directly on Windows and under Mono elsewhere; a .NET 10 dll under dotnet.
+        var (host, hostArguments) = target.Host switch
+        {
+            HostRuntime.NetFramework when OperatingSystem.IsWindows() => (assembly, Array.Empty<string>()),
+            HostRuntime.NetFramework => (MonoRuntime.Path ?? "mono", MonoRuntime.Arguments(assembly)),
+            _ => (DotNetHost(), new[] { assembly }),
+        };
         var info = new ProcessStartInfo
         {
             FileName = _cpuList is null ? host : Measuring.ToolProcess.Locate("taskset", "util-linux"),
@@ -128,7 +134,7 @@ public sealed class TargetLauncher
             info.ArgumentList.Add(_cpuList);
             info.ArgumentList.Add(host);
         }
-        info.ArgumentList.Add(assembly);
+        foreach (var a in hostArguments) info.ArgumentList.Add(a);
         foreach (var a in target.ServiceArguments(port, switches)) info.ArgumentList.Add(a);
         return info;
     }

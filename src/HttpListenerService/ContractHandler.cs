@@ -11,10 +11,10 @@ namespace Comparator.HttpListenerService;
 public sealed class ContractHandler
 {
     /// <summary>
-    /// .NET's managed HttpListener writes "Server: Microsoft-NetCore/2.0" unless the response sets a
-    /// Server header itself, and it cannot be made to send none: the closest it gets to "no Server
-    /// header" is an empty one (8 bytes plus CRLF), which hides the stack. The target catalogue
-    /// declares this, and the conformance suite checks it.
+    /// .NET's managed HttpListener writes "Server: Microsoft-NetCore/2.0", and Mono's
+    /// "Server: Mono-HTTPAPI/1.0", unless the response sets a Server header itself, and neither can be
+    /// made to send none: the closest they get to "no Server header" is an empty one (8 bytes plus
+    /// CRLF), which hides the stack. The target catalogue declares this, and the conformance suite checks it.
     /// </summary>
     private const string EmptyServerHeader = "";
 
@@ -92,7 +92,7 @@ public sealed class ContractHandler
         response.StatusCode = 200;
         response.ContentType = contentType;
         response.ContentLength64 = body.Length;
-        await response.OutputStream.WriteAsync(body);
+        await response.OutputStream.WriteAsync(body, 0, body.Length);
         response.Close();
     }
 

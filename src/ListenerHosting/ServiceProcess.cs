@@ -1,0 +1,48 @@
+using System;
+using System.Net;
+using System.Threading;
+using Comparator.Contracts;
+
+namespace Comparator.ListenerHosting
+{
+    /// <summary>
+    /// Runs one service process the way the launcher expects, whatever hosts it: parse the service
+    /// options, start, print the ready line, wait for SIGTERM, Ctrl+C or the comparator's death,
+    /// stop. Exit 0 after a clean stop, 2 for bad options, 3 when the port cannot be bound.
+    /// </summary>
+    public static class ServiceProcess
+    {
+        /// <param name="start">Starts listening and returns what stops the service; throws CannotListenException when it cannot bind.</param>
+        public static int Run(string serviceName, string[] args, Func<ServiceOptions, IDisposable> start)
+        {
+            var options = ServiceOptions.Parse(args, out var error);
+            if (options == null)
+            {
+                Console.Error.WriteLine(serviceName + ": " + error);
+                return ServiceExitCodes.BadArguments;
+            }
+
+            using (var stopRequested = new ManualResetEventSlim())
+            using (StopSignals.Register(stopRequested.Set))
+            {
+                IDisposable service;
+                try
+                {
+                    service = start(options);
+                }
+                catch (Exception e) when (e is CannotListenException || e is HttpListenerException)
+                {
+                    Console.Error.WriteLine(serviceName + ": cannot listen on " + options.BaseUrl + ": " + e.Message);
+                    return ServiceExitCodes.CannotListen;
+                }
+
+                ParentWatch.StartIfAsked(stopRequested.Set);
+                Console.WriteLine(ReadyLine.Format(options.BaseUrl));
+                Console.Out.Flush();
+                stopRequested.Wait();
+                service.Dispose();
+            }
+            return ServiceExitCodes.Stopped;
+        }
+    }
+}
