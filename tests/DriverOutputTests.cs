@@ -1,5 +1,8 @@
+using System.Collections.Generic;
 using System.IO;
+using System.Linq;
 using Comparator.Drivers;
+using Comparator.Running;
 using Xunit;
 
 namespace Comparator.Tests;
@@ -44,6 +47,78 @@ public sealed class DriverOutputTests
         Assert.Equal(20640, r.CompleteRequests);
         Assert.Equal(375, r.FailedRequests);
         Assert.Equal((0, 0, 200, 175), (r.FailedConnect, r.FailedReceive, r.FailedLength, r.FailedExceptions));
+    }
+
+    [Fact]
+    public void Ab_keepalive_close_requests_ab_sent_after_the_servers_close_are_neither_requests_nor_failures()
+    {
+        // ab -k -q -c 10 -t 1 against .NET 10's HttpListener; the capture of this run showed 260
+        // "Connection: close" answers, each followed by one request of ab's that got no answer.
+        var r = AbReport.Parse(Fixture("ab-keepalive-close.txt"), null);
+
+        // ab's raw counts are kept as ab printed them
+        Assert.Equal((27421L, 451L, 27161L), (r.CompleteRequests, r.FailedRequests, r.KeepAliveRequests!.Value));
+        Assert.Equal((0, 0, 260, 191), (r.FailedConnect, r.FailedReceive, r.FailedLength, r.FailedExceptions));
+        Assert.Equal(r.KeepAliveRequests * r.DocumentLength, r.HtmlTransferred);
+
+        Assert.Equal(260, r.UnansweredAfterClose);
+        Assert.Equal(191, r.ExceptionsEchoingClose);
+        Assert.Equal(0, r.RealFailedRequests);
+        Assert.Equal(27161, r.AnsweredRequests);
+
+        var w = AbDriver.Window(r, new List<string>(), 0);
+        Assert.Equal(27161, w.Requests);
+        Assert.Equal(0, w.Failed);
+        Assert.Equal(0, w.Errors);
+        Assert.Empty(w.FailureSamples);
+        var note = Assert.Single(w.Limitations, l => l.StartsWith("failed, requests:"));
+        Assert.Contains("Complete requests 27421, Failed requests 451 (Connect 0, Receive 0, Length 260, Exceptions 191)", note);
+        Assert.Contains("260 of those requests got no byte back", note);
+        Assert.Contains("191 of them a second time as Exceptions", note);
+        Assert.Contains(w.Limitations, l => l.StartsWith("latency_p50_ms") && l.Contains("260 unanswered"));
+        Assert.DoesNotContain(CellFlags.Failed, CellFlags.For(new[] { CellMeasurer.ToMeasurement(w, null, null) }, 2));
+    }
+
+    [Fact]
+    public void Ab_keepalive_close_without_keep_alive_in_the_closing_answer_is_read_whole_and_not_reclassified()
+    {
+        // The same against Mono's HttpListener: its "Connection: close" answer has no "Keep-Alive"
+        // header, so ab reads it to the close; those complete outside "Keep-Alive requests" with a whole body.
+        var r = AbReport.Parse(Fixture("ab-keepalive-close-mono.txt"), null);
+
+        Assert.Equal(0, r.FailedRequests);
+        Assert.True(r.CompleteRequests > r.KeepAliveRequests);
+        Assert.Equal(r.CompleteRequests * r.DocumentLength, r.HtmlTransferred);
+        Assert.Equal(0, r.UnansweredAfterClose);
+        Assert.Equal(r.CompleteRequests, AbDriver.Window(r, new List<string>(), 0).Requests);
+    }
+
+    [Theory]
+    [InlineData("HTML transferred:       1358050 bytes", "HTML transferred:       1358040 bytes")] // an answer came back short
+    [InlineData("Length: 260, Exceptions: 191", "Length: 259, Exceptions: 192")] // fewer Length failures than empty completions
+    [InlineData("Keep-Alive requests:    27161\n", "")] // not a keep-alive run
+    public void Ab_failures_that_the_close_does_not_explain_stay_failures(string from, string to)
+    {
+        var tampered = Fixture("ab-keepalive-close.txt").Replace(from, to);
+        Assert.NotEqual(Fixture("ab-keepalive-close.txt"), tampered);
+        var r = AbReport.Parse(tampered, null);
+
+        Assert.Equal(0, r.UnansweredAfterClose);
+        Assert.Equal(451, r.RealFailedRequests);
+        var w = AbDriver.Window(r, new List<string>(), 0);
+        Assert.Equal((27421L, 451L), (w.Requests, w.Failed));
+        Assert.DoesNotContain(w.Limitations, l => l.StartsWith("failed, requests:"));
+    }
+
+    [Theory]
+    [InlineData("ab-ok.txt")]
+    [InlineData("ab-non2xx.txt")]
+    public void Ab_runs_without_closes_are_unchanged(string fixture)
+    {
+        var r = AbReport.Parse(Fixture(fixture), null);
+        Assert.Equal(0, r.UnansweredAfterClose);
+        Assert.Equal(r.CompleteRequests, r.AnsweredRequests);
+        Assert.Equal(r.FailedRequests, r.RealFailedRequests);
     }
 
     [Fact]

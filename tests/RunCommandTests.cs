@@ -17,7 +17,7 @@ public sealed class RunCommandTests : IDisposable
     public void Dispose() => _out.Delete(recursive: true);
 
     [Fact]
-    public async Task Run_quick_measures_every_cell_of_every_target_and_writes_json_csv_markdown_html_and_charts()
+    public async Task Run_quick_measures_every_cell_of_the_default_pair_and_writes_json_csv_markdown_html_and_charts()
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--quick", "--out", _out.FullName);
 
@@ -27,7 +27,9 @@ public sealed class RunCommandTests : IDisposable
         Assert.Equal(10, runDir.GetDirectories("charts").Single().GetFiles().Length); // five charts, SVG and PNG
 
         var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(runDir.FullName, "results.json")), "results.json");
-        var available = TargetCatalog.Available.Select(t => t.Name).ToList();
+        var available = TargetCatalog.DefaultRunTargets.Select(t => t.Name).ToList();
+        Assert.Equal(available, run.Cells.Select(c => c.Key.Target).Distinct());
+        if (TargetCatalog.Pair is DefaultPair pair) Assert.Equal(pair.Baseline.Name, run.Spec.BaselineTarget);
         const int cellsPerTarget = 2 + 2 * 3; // time, json, and the two echoes at 500B, 4KB, 64KB
         Assert.Equal(available.Count * cellsPerTarget, run.Cells.Count);
         Assert.All(run.Cells, c => Assert.True(c.Summary is { Requests: > 0, ServerCpuSeconds: not null }, $"{c.Key}: no figures"));

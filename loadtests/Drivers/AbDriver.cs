@@ -39,6 +39,58 @@ public sealed class AbDriver : ILoadDriver
     public IDriverSession Open(LoadRequest request, int concurrency, bool keepAlive, TimeSpan requestTimeout) =>
         new Session(this, request, concurrency, keepAlive, requestTimeout);
 
+    /// <summary>
+    /// One window from ab's parsed report: ab's failures less its own miscount of requests it sent
+    /// after the server closed a kept-alive connection (see <see cref="AbReport"/>), which the
+    /// limitations then spell out with ab's raw counts.
+    /// </summary>
+    public static DriverWindow Window(AbReport report, List<string> limitations, double clientCpuSeconds)
+    {
+        // Requests ab wrote after the server had ended the connection got no answer and were never
+        // the server's to answer: neither requests nor failures here. ab's raw counts go in the note.
+        var unanswered = report.UnansweredAfterClose;
+        var echoed = report.ExceptionsEchoingClose;
+        var requests = report.AnsweredRequests;
+        var abFailed = report.RealFailedRequests;
+        if (unanswered > 0)
+        {
+            limitations.Add(
+                $"failed, requests: ab reported Complete requests {report.CompleteRequests}, Failed requests {report.FailedRequests} " +
+                $"(Connect {report.FailedConnect}, Receive {report.FailedReceive}, Length {report.FailedLength}, Exceptions {report.FailedExceptions}); " +
+                $"{unanswered} of those requests got no byte back because ab wrote them on kept-alive connections the server was ending " +
+                "(as HTTP allows, e.g. HttpListener's 'Connection: close' after 100 requests, which ab ignores) and never sent them again; " +
+                $"ab counted each as a complete request with a 0-byte body (Length) and {echoed} of them a second time as Exceptions (the reset that follows). " +
+                $"They are left out of requests ({requests}) and failed ({abFailed} from ab, plus non-2xx); every answer that came back had the document's full length");
+            limitations.Add($"latency_p50_ms, latency_p90_ms, latency_p99_ms, latency_max_ms: ab's -e percentiles include its {unanswered} unanswered requests; latency_mean_ms is concurrency x time / {requests}");
+        }
+
+        var failed = abFailed + report.Non2xxResponses;
+        if (abFailed > 0 && report.Non2xxResponses > 0)
+            limitations.Add("failed: ab counts a non-2xx answer whose length also differs in both 'Failed requests' and 'Non-2xx responses'");
+        var samples = new List<string>();
+        if (report.Non2xxResponses > 0) samples.Add($"non-2xx: {report.Non2xxResponses}");
+        if (abFailed > 0)
+            samples.Add($"ab failed requests: connect {report.FailedConnect}, receive {report.FailedReceive}, length {report.FailedLength - unanswered}, exceptions {report.FailedExceptions - echoed}" +
+                (unanswered > 0 ? $" (after leaving out {unanswered} length and {echoed} exceptions counted for requests sent after the server's close)" : ""));
+        double P(int percent) => report.PercentilesMs.TryGetValue(percent, out var ms) ? ms : 0;
+        var meanMs = requests > 0 ? report.TimePerRequestMeanMs * report.CompleteRequests / requests : 0;
+        return new DriverWindow(
+            Requests: requests,
+            Failed: Math.Min(failed, requests),
+            Non2xx: report.Non2xxResponses,
+            Errors: report.FailedConnect + report.FailedReceive + report.FailedExceptions - echoed,
+            Timeouts: 0,
+            ElapsedSeconds: report.TimeTakenSeconds,
+            Latency: new LatencySummary(meanMs, P(50), P(90), P(99), P(100)),
+            BytesReceived: report.TotalTransferred,
+            BytesSent: report.TotalBodySent,
+            BodyBytesReceived: report.HtmlTransferred,
+            ConnectionsOpened: null,
+            ClientCpuSeconds: clientCpuSeconds,
+            FailureSamples: samples,
+            Limitations: limitations);
+    }
+
     private sealed class Session : ToolSession
     {
         private readonly AbDriver _driver;
@@ -84,29 +136,7 @@ public sealed class AbDriver : ILoadDriver
                     run.CpuSeconds, new[] { reason }, limitations);
             }
 
-            var failed = report.FailedRequests + report.Non2xxResponses;
-            if (report.FailedRequests > 0 && report.Non2xxResponses > 0)
-                limitations.Add("failed: ab counts a non-2xx answer whose length also differs in both 'Failed requests' and 'Non-2xx responses'");
-            var samples = new List<string>();
-            if (report.Non2xxResponses > 0) samples.Add($"non-2xx: {report.Non2xxResponses}");
-            if (report.FailedRequests > 0)
-                samples.Add($"ab failed requests: connect {report.FailedConnect}, receive {report.FailedReceive}, length {report.FailedLength}, exceptions {report.FailedExceptions}");
-            double P(int percent) => report.PercentilesMs.TryGetValue(percent, out var ms) ? ms : 0;
-            return new DriverWindow(
-                Requests: report.CompleteRequests,
-                Failed: Math.Min(failed, report.CompleteRequests),
-                Non2xx: report.Non2xxResponses,
-                Errors: report.FailedConnect + report.FailedReceive + report.FailedExceptions,
-                Timeouts: 0,
-                ElapsedSeconds: report.TimeTakenSeconds,
-                Latency: new LatencySummary(report.TimePerRequestMeanMs, P(50), P(90), P(99), P(100)),
-                BytesReceived: report.TotalTransferred,
-                BytesSent: report.TotalBodySent,
-                BodyBytesReceived: report.HtmlTransferred,
-                ConnectionsOpened: null,
-                ClientCpuSeconds: run.CpuSeconds,
-                FailureSamples: samples,
-                Limitations: limitations);
+            return Window(report, limitations, run.CpuSeconds);
         }
 
         private static string LastLine(string text)

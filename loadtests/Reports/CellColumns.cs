@@ -23,7 +23,7 @@ public static class CellColumns
         new("concurrency", "", "concurrent closed-loop workers", c => c.Key.Concurrency),
         new("keep_alive", "", "connections reused", c => c.KeepAlive ? "true" : "false"),
         new("driver", "", "load driver", c => c.Key.Driver),
-        new("requests", "", "ab: Complete requests (median repeat)", c => c.Summary?.Requests),
+        new("requests", "", "ab: Complete requests, less any ab wrote on a connection the server had closed (see limitations) (median repeat)", c => c.Summary?.Requests),
         new("failed", "", "ab: Failed requests, total over all repeats (non-2xx, errors, timeouts, wrong bodies)", c => c.FailedTotal),
         new("non_2xx", "", "ab: Non-2xx responses, total over all repeats", c => c.Non2xxTotal),
         new("errors", "", "connection or protocol errors (median repeat)", c => c.Summary?.Errors),

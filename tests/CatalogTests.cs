@@ -1,0 +1,69 @@
+using System.Linq;
+using System.Threading.Tasks;
+using Comparator.Targets;
+using Xunit;
+
+namespace Comparator.Tests;
+
+/// <summary>What the catalogue says about the .NET Framework lane and the default pair, and what `targets` prints of it.</summary>
+public sealed class CatalogTests
+{
+    private static readonly string[] FrameworkLane = { "wcf-classic", "wcf-classic-stock", "webapi-selfhost", "httplistener-mono" };
+
+    [Fact]
+    public void The_net472_targets_run_where_mono_is_installed_and_say_how_to_get_it_where_it_is_not()
+    {
+        foreach (var target in FrameworkLane.Select(n => TargetCatalog.Find(n)!))
+        {
+            Assert.Equal(HostRuntime.NetFramework, target.Host);
+            if (MonoRuntime.Path is not null)
+            {
+                Assert.True(target.IsAvailable, $"{target.Name}: {target.UnavailableReason}");
+                Assert.StartsWith("Mono " + MonoRuntime.Version, target.Runtime); // the report names the runtime and its version
+            }
+            else
+            {
+                Assert.Contains("apt-get install mono-complete", target.UnavailableReason);
+            }
+        }
+    }
+
+    [Fact]
+    public void Without_the_named_twins_the_default_pair_is_classic_wcf_against_web_api_self_hosted_with_web_api_as_baseline()
+    {
+        var twinsRun = TargetCatalog.Find("wcf")!.IsAvailable && TargetCatalog.Find("webapi")!.IsAvailable;
+        var pair = TargetCatalog.Pair;
+        if (twinsRun)
+        {
+            Assert.Equal(("wcf", "webapi"), (pair!.Wcf.Name, pair.Baseline.Name));
+        }
+        else if (MonoRuntime.Path is not null)
+        {
+            Assert.Equal(("wcf-classic", "webapi-selfhost"), (pair!.Wcf.Name, pair.Baseline.Name));
+            Assert.Contains(TargetCatalog.MissingFromBetterPairs(), t => t.Name is "wcf" or "webapi");
+        }
+        Assert.Equal(pair is null ? TargetCatalog.Available.Select(t => t.Name) : new[] { pair.Wcf.Name, pair.Baseline.Name },
+            TargetCatalog.DefaultRunTargets.Select(t => t.Name));
+    }
+
+    [Fact]
+    public async Task Targets_lists_every_target_with_its_stack_and_names_the_default_pair_and_why()
+    {
+        var (exit, stdout, _) = await ComparatorProcess.RunAsync("targets");
+
+        Assert.Equal(0, exit);
+        foreach (var t in TargetCatalog.All) Assert.Contains(t.Name + " ", stdout);
+        if (TargetCatalog.Pair is DefaultPair pair)
+            Assert.Contains($"default pair of run: {pair.Wcf.Name} against {pair.Baseline.Name} (baseline of the ratios)", stdout);
+        Assert.Contains("run --targets all", stdout);
+    }
+
+    [Fact]
+    public void The_stock_wcf_transport_is_a_variant_of_wcf_classic_started_with_its_own_flag()
+    {
+        var stock = TargetCatalog.Find("wcf-classic-stock")!;
+        Assert.Equal("wcf-classic", stock.VariantOf);
+        Assert.Equal(new[] { "--transport", "stock", "--port", "5000" }, stock.ServiceArguments(5000, ServiceSwitches.Default));
+        Assert.DoesNotContain(TargetsFixture.UnderTest, t => t.VariantOf is not null && System.Environment.GetEnvironmentVariable("COMPARATOR_TEST_TARGETS") is null);
+    }
+}
