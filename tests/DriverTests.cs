@@ -45,6 +45,9 @@ public sealed class DriverTests
 
         using var session = new HttpClientDriver().Open(request, concurrency: 1, keepAlive: false, TimeSpan.FromSeconds(10));
         var window = await session.RunAsync(Window, CancellationToken.None);
+        // The counts are what this checks, not speed: on a loaded machine (other test collections run
+        // alongside) one exchange with a Mono target can outlast the short window; then take a longer one.
+        if (window.Requests == 0) window = await session.RunAsync(TimeSpan.FromSeconds(3), CancellationToken.None);
 
         Assert.True(window.Requests > 0);
         Assert.Equal(0, window.Failed);

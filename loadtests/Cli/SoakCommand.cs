@@ -29,6 +29,8 @@ public static class SoakCommand
         var concurrency = (int)asked;
         var targets = TargetCatalog.Resolve(options.Value("--targets"), out var error);
         if (error.Length > 0) throw new UsageException("soak: " + error);
+        // A measurement variant (the stock WCF transport, 10 requests/s by design) is soaked only when named.
+        if (options.Value("--targets") is null) targets = targets.Where(t => t.VariantOf is null).ToList();
         var sizes = (options.Value("--sizes") ?? RunOptionsParser.DefaultSizes)
             .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
             .Select(s => RunOptionsParser.ParsePayload(s, layout.PayloadDirectory, command: "soak")).ToList();

@@ -33,11 +33,11 @@ public static class TargetCatalog
         // The .NET Framework lane: net472 exes, under Mono here and directly on Windows. Mono's
         // HttpListener writes "Server: Mono-HTTPAPI/1.0" unless the response sets one; these
         // services set it empty, as httplistener does on .NET 10.
-        new TargetDefinition("wcf-classic", "classic WCF WebHttpBinding (System.ServiceModel.Web, WebServiceHost)", FrameworkRuntime, FrameworkWcfServer, "WcfClassicService", "WcfClassicService.exe", HostRuntime.NetFramework, ServerHeaderWhenOff: "")
+        new TargetDefinition("wcf-classic", "classic WCF WebHttp (System.ServiceModel.Web: [WebGet]/[WebInvoke], WebHttpBehavior, WebMessageEncoding)", FrameworkRuntime, FrameworkWcfServer, "WcfClassicService", "WcfClassicService.exe", HostRuntime.NetFramework, ServerHeaderWhenOff: "")
         {
             UnavailableReason = MonoRuntime.MissingReason,
         },
-        new TargetDefinition("wcf-classic-stock", "classic WCF WebHttpBinding, stock HTTP transport", FrameworkRuntime, "WCF's own HTTP transport (" + FrameworkListener + ")", "WcfClassicService", "WcfClassicService.exe", HostRuntime.NetFramework, ServerHeaderWhenOff: "")
+        new TargetDefinition("wcf-classic-stock", "classic WCF WebHttp on WebHttpBinding, stock HTTP transport", FrameworkRuntime, "WCF's own HTTP transport (" + FrameworkListener + ")", "WcfClassicService", "WcfClassicService.exe", HostRuntime.NetFramework, ServerHeaderWhenOff: "")
         {
             UnavailableReason = MonoRuntime.MissingReason,
             VariantOf = "wcf-classic",

@@ -1,0 +1,89 @@
+using System;
+using System.Globalization;
+using System.IO;
+using System.Net;
+using System.ServiceModel.Channels;
+
+namespace Comparator.WcfClassicService.Transport
+{
+    /// <summary>
+    /// Writes a WCF reply onto the HttpListenerResponse. Framing rule: a reply whose length the
+    /// operation declared (HttpResponseMessageProperty's Content-Length header, i.e.
+    /// WebOperationContext.OutgoingResponse.ContentLength) is encoded into a buffer and sent with
+    /// Content-Length; a reply with a body and no declared length is a stream of unknown length and is
+    /// encoded straight onto the socket with Transfer-Encoding: chunked; an empty or body-suppressed
+    /// reply is Content-Length: 0. A fault is a bare 500: no exception text reaches the wire.
+    /// </summary>
+    internal static class ReplyWriter
+    {
+        public static void Write(HttpListenerContext context, Message reply, MessageEncoder encoder)
+        {
+            var response = context.Response;
+            try
+            {
+                if (reply.IsFault) { Finish(response, HttpStatusCode.InternalServerError); return; }
+                var property = reply.Properties.TryGetValue(HttpResponseMessageProperty.Name, out var p) ? p as HttpResponseMessageProperty : null;
+                response.StatusCode = property != null && property.StatusCode != 0 ? (int)property.StatusCode : 200; // Mono leaves an untouched StatusCode at 0
+                long? declaredLength = null;
+                if (property != null)
+                {
+                    foreach (var name in property.Headers.AllKeys)
+                    {
+                        var value = property.Headers[name];
+                        if (Is(name, "Content-Length")) declaredLength = long.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var n) ? n : (long?)null;
+                        else if (Is(name, "Content-Type")) response.ContentType = value;
+                        else if (Is(name, "Transfer-Encoding") || Is(name, "Connection")) { } // framing is this writer's job
+                        else response.Headers.Set(name, value);
+                    }
+                }
+                if (reply.IsEmpty || (property != null && property.SuppressEntityBody)) { response.ContentLength64 = 0; response.Close(); return; }
+
+                if (declaredLength != null)
+                {
+                    var buffer = new MemoryStream(declaredLength.Value > int.MaxValue ? 0 : (int)declaredLength.Value);
+                    encoder.WriteMessage(reply, buffer);
+                    response.ContentLength64 = buffer.Length; // what was encoded, whatever was declared
+                    response.OutputStream.Write(buffer.GetBuffer(), 0, (int)buffer.Length);
+                }
+                else
+                {
+                    response.SendChunked = true;
+                    encoder.WriteMessage(reply, response.OutputStream);
+                }
+                response.Close();
+            }
+            catch (Exception)
+            {
+                Abort(response); // the client went away, or the reply could not be encoded: drop this connection
+            }
+        }
+
+        /// <summary>413 before the body is read; the unread body stays on the socket, so the connection closes.</summary>
+        public static void RefuseTooLarge(HttpListenerResponse response)
+        {
+            response.KeepAlive = false;
+            Finish(response, HttpStatusCode.RequestEntityTooLarge);
+        }
+
+        public static void Finish(HttpListenerResponse response, HttpStatusCode status)
+        {
+            try
+            {
+                response.StatusCode = (int)status;
+                response.ContentLength64 = 0;
+                response.Close();
+            }
+            catch (Exception)
+            {
+                Abort(response);
+            }
+        }
+
+        public static void Abort(HttpListenerResponse response)
+        {
+            try { response.Abort(); } catch (Exception) { }
+        }
+
+        private static bool Is(string name, string header) => string.Equals(name, header, StringComparison.OrdinalIgnoreCase);
+    }
+}
