@@ -67,3 +67,43 @@ public sealed class CatalogTests
         Assert.DoesNotContain(TargetsFixture.UnderTest, t => t.VariantOf is not null && System.Environment.GetEnvironmentVariable("COMPARATOR_TEST_TARGETS") is null);
     }
 }
+
+/// <summary>The named twins' reason comes from what scripts/build.sh found, not from a fixed sentence.</summary>
+public sealed class OptionalBuildTests : System.IDisposable
+{
+    private const string Project = "NoSuchTwinService";
+    private readonly string _status = System.IO.Path.Combine(BuildLayout.Discover().RepositoryRoot, "artifacts", OptionalBuild.StatusFolder, Project + ".missing");
+
+    public OptionalBuildTests() => System.IO.Directory.CreateDirectory(System.IO.Path.GetDirectoryName(_status)!);
+
+    public void Dispose() => System.IO.File.Delete(_status);
+
+    [Fact]
+    public void A_twin_skipped_for_missing_packages_names_the_ids_restore_reported()
+    {
+        System.IO.File.WriteAllText(_status, "missing: CoreWCF.Primitives, CoreWCF.Http\n");
+        var reason = OptionalBuild.Reason(Project, Project + ".dll");
+        Assert.StartsWith("not built: CoreWCF.Primitives, CoreWCF.Http not in this machine's NuGet sources", reason);
+    }
+
+    [Fact]
+    public void A_twin_whose_restore_failed_otherwise_says_so_and_one_never_tried_says_not_built_yet()
+    {
+        Assert.Equal($"not built yet: scripts/build.sh builds src/{Project} where its packages restore", OptionalBuild.Reason(Project, Project + ".dll"));
+        System.IO.File.WriteAllText(_status, "restore failed: NU1301: Unable to load the service index\n");
+        Assert.Equal($"not built: src/{Project} restore failed: NU1301: Unable to load the service index", OptionalBuild.Reason(Project, Project + ".dll"));
+    }
+
+    [Fact]
+    public async Task Where_the_twins_are_not_built_every_listing_gives_the_build_s_reason()
+    {
+        var (_, stdout, _) = await ComparatorProcess.RunAsync("targets");
+        foreach (var twin in new[] { "wcf", "webapi" }.Select(n => TargetCatalog.Find(n)!))
+        {
+            if (twin.IsAvailable) continue; // built here: the conformance suite covers it
+            Assert.StartsWith("not built", twin.UnavailableReason);
+            Assert.Contains("NOT AVAILABLE: " + twin.UnavailableReason, stdout);
+            Assert.DoesNotContain("issue", twin.UnavailableReason, System.StringComparison.OrdinalIgnoreCase);
+        }
+    }
+}

@@ -34,7 +34,8 @@ public sealed class RunCommandTests : IDisposable
         Assert.Equal(available.Count * cellsPerTarget, run.Cells.Count);
         Assert.All(run.Cells, c => Assert.True(c.Summary is { Requests: > 0, ServerCpuSeconds: not null }, $"{c.Key}: no figures"));
         Assert.All(run.Cells, c => Assert.Single(c.Repeats));
-        Assert.Contains(run.Targets, t => t.Name == "wcf" && !t.Measured && t.NotMeasuredReason!.Contains("CoreWCF"));
+        foreach (var twin in new[] { "wcf", "webapi" }.Select(n => TargetCatalog.Find(n)!).Where(t => !t.IsAvailable))
+            Assert.Contains(run.Targets, t => t.Name == twin.Name && !t.Measured && t.NotMeasuredReason == twin.UnavailableReason);
 
         var csv = File.ReadAllLines(Path.Combine(runDir.FullName, "results.csv"));
         Assert.StartsWith("target,runtime,endpoint,size_bytes,concurrency,keep_alive,driver,requests,failed,non_2xx,", csv[0]);

@@ -22,11 +22,13 @@ public sealed class BuildLayout
 
     public string PayloadDirectory => Path.Combine(RepositoryRoot, "payloads");
 
-    public string AssemblyPath(TargetDefinition target)
+    public string AssemblyPath(TargetDefinition target) => AssemblyPath(target.ProjectName, target.TargetFramework, target.AssemblyFile);
+
+    public string AssemblyPath(string projectName, string? targetFramework, string assemblyFile)
     {
         var folder = Configuration.ToLowerInvariant();
-        if (target.TargetFramework is string framework) folder += "_" + framework; // the artifacts layout of a multi-targeted project
-        return Path.Combine(RepositoryRoot, "artifacts", "bin", target.ProjectName, folder, target.AssemblyFile);
+        if (targetFramework is string framework) folder += "_" + framework; // the artifacts layout of a multi-targeted project
+        return Path.Combine(RepositoryRoot, "artifacts", "bin", projectName, folder, assemblyFile);
     }
 
     /// <summary>Finds the repository (the folder holding Comparator.sln) above this program.</summary>

@@ -7,17 +7,17 @@ namespace Comparator.Targets;
 /// <summary>Every target the comparator knows, available or not.</summary>
 public static class TargetCatalog
 {
-    private const string NuGetGap = "missing: no version in this machine's NuGet source (dotnet restore: NU1101)";
-
     public static IReadOnlyList<TargetDefinition> All { get; } = new[]
     {
-        new TargetDefinition("wcf", "CoreWCF WebHttpBinding", ".NET 10", "Kestrel", "WcfService", "WcfService.dll", HostRuntime.DotNet, null)
+        // The named twins: built by scripts/build.sh wherever their packages restore (src/WcfService,
+        // src/WebApiService); elsewhere the reason says which package ids restore did not find.
+        new TargetDefinition("wcf", "CoreWCF WebHttpBinding (CoreWCF 1.9.1)", ".NET 10", "Kestrel", "WcfService", "WcfService.dll", HostRuntime.DotNet, ServerHeaderWhenOff: null)
         {
-            UnavailableReason = "CoreWCF.Primitives, CoreWCF.Http, CoreWCF.WebHttp " + NuGetGap,
+            UnavailableReason = OptionalBuild.Reason("WcfService", "WcfService.dll"),
         },
-        new TargetDefinition("webapi", "ASP.NET Web API 2 (OWIN self-host)", "Mono (net472)", "Katana HttpListener", "WebApiService", "WebApiService.exe", HostRuntime.NetFramework, null)
+        new TargetDefinition("webapi", "ASP.NET Web API 2 (System.Web.Http 5.2.7, OWIN self-host: Katana 4.2.2)", FrameworkRuntime, "Katana HttpListener (" + FrameworkListener + ")", "WebApiService", "WebApiService.exe", HostRuntime.NetFramework, ServerHeaderWhenOff: "")
         {
-            UnavailableReason = "Microsoft.AspNet.WebApi.OwinSelfHost, Microsoft.Owin, Microsoft.Owin.Hosting, Microsoft.Owin.Host.HttpListener and Owin " + NuGetGap,
+            UnavailableReason = OptionalBuild.Reason("WebApiService", "WebApiService.exe") ?? MonoRuntime.MissingReason,
         },
         // Web API 2's own pipeline on .NET 10, without Mono or HttpListener; bridged without OWIN (Katana is not in the NuGet source).
         new TargetDefinition("webapi-kestrel", "ASP.NET Web API 2 (System.Web.Http 5.2.7, HttpServer bridge)", ".NET 10", "Kestrel", "WebApiKestrelService", "WebApiKestrelService.dll", HostRuntime.DotNet, ServerHeaderWhenOff: null),

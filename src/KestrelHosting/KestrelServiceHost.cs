@@ -19,7 +19,12 @@ namespace Comparator.KestrelHosting;
 /// </summary>
 public static class KestrelServiceHost
 {
-    public static async Task<int> RunAsync(string serviceName, string[] args, Action<IServiceCollection> addServices, Action<WebApplication> mapEndpoints)
+    /// <param name="configureKestrel">
+    /// A stack's own Kestrel setting on top of the shared ones, or null; CoreWCF's streamed mode, for
+    /// one, writes synchronously and needs AllowSynchronousIO, which no other target gets.
+    /// </param>
+    public static async Task<int> RunAsync(string serviceName, string[] args, Action<IServiceCollection> addServices, Action<WebApplication> mapEndpoints,
+        Action<Microsoft.AspNetCore.Server.Kestrel.Core.KestrelServerOptions>? configureKestrel = null)
     {
         var options = ServiceOptions.Parse(args, out var error);
         if (options == null)
@@ -37,6 +42,7 @@ public static class KestrelServiceHost
             k.AddServerHeader = options.ServerHeader;
             k.Limits.MaxRequestBodySize = options.MaxBodyBytes;
             k.Listen(IPAddress.Parse(options.Address), options.Port);
+            configureKestrel?.Invoke(k);
         });
         addServices(builder.Services);
 

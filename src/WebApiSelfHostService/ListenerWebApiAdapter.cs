@@ -6,6 +6,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using System.Web.Http;
 using Comparator.Contracts;
+using Comparator.ListenerHosting;
 
 namespace Comparator.WebApiSelfHostService
 {

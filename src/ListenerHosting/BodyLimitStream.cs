@@ -3,14 +3,14 @@ using System.IO;
 using System.Threading;
 using System.Threading.Tasks;
 
-namespace Comparator.WebApiSelfHostService
+namespace Comparator.ListenerHosting
 {
     /// <summary>
-    /// The request body as Web API reads it, cut off past the body limit. A declared length over the
+    /// A request body as the framework reads it, cut off past the body limit. A declared length over the
     /// limit is refused before this is ever read; a chunked body has no declared length, so this is
-    /// where it is caught: the read fails and the adapter answers 413 instead of what Web API made of it.
+    /// where it is caught: the read fails, and the host answers 413 instead of what the framework made of it.
     /// </summary>
-    internal sealed class BodyLimitStream : Stream
+    public sealed class BodyLimitStream : Stream
     {
         private readonly Stream _inner;
         private readonly long _limit;
