@@ -1,5 +1,4 @@
 using System;
-using System.Linq;
 using System.Threading.Tasks;
 using Comparator.Cli;
 using Comparator.Targets;
@@ -8,41 +7,12 @@ namespace Comparator;
 
 public static class Program
 {
-    private const string Usage =
-        "usage: comparator COMMAND [options]\n" +
-        "  " + RunCommand.Usage + "\n" +
-        "  " + ServeCommand.Usage + "\n" +
-        "  " + BenchDriverCommand.Usage + "\n" +
-        "  " + DiffCommand.Usage + "\n" +
-        "  " + ReportCommand.Usage + "\n" +
-        "  " + VerifyCommand.Usage + "\n" +
-        "  " + SoakCommand.Usage + "\n" +
-        "  " + PayloadsCommand.Usage + "\n" +
-        "  targets                                list every target, its stack, runtime and server, and whether it runs here";
-
     public static async Task<int> Main(string[] args)
     {
-        var command = args.Length == 0 ? "run" : args[0];
-        var rest = args.Skip(1).ToArray();
         try
         {
-            switch (command)
-            {
-                case "run": return await RunCommand.RunAsync(rest);
-                case "serve": return await ServeCommand.RunAsync(rest);
-                case "bench-driver": return await BenchDriverCommand.RunAsync(rest);
-                case "diff": return DiffCommand.Run(rest);
-                case "report": return ReportCommand.Run(rest);
-                case "verify": return await VerifyCommand.RunAsync(rest);
-                case "soak": return await SoakCommand.RunAsync(rest);
-                case "targets": return TargetsCommand.Run(rest);
-                case "payloads": return PayloadsCommand.Run(rest);
-                case "help": case "--help": case "-h":
-                    Console.WriteLine(Usage);
-                    return ExitCodes.Success;
-                default:
-                    throw new UsageException($"unknown command '{command}'; commands: run, serve, bench-driver, diff, report, verify, soak, targets, payloads, help");
-            }
+            // Every command, option and help text is defined in Cli/CommandLine.cs and each command's Define().
+            return await CommandLine.InvokeAsync(args);
         }
         catch (UsageException e)
         {

@@ -17,6 +17,7 @@ public sealed class AttributionTests
         {
             Key = cell.Key with { Target = t.Target },
             Summary = cell.Summary! with { Requests = 1000, Failed = 0, ServerCpuSeconds = t.CpuSeconds },
+            Flags = System.Array.Empty<string>(), // a steady cell; the noisy case sets its own flags
         }).ToArray();
         return sample with { Cells = cells };
     }

@@ -27,7 +27,7 @@ public sealed class HtmlReportTests
         var charts = Charts.Build(run);
         var html = HtmlReport.Render(run, charts);
 
-        Assert.Equal(new[] { "throughput", "latency-p50", "latency-p99", "overhead", "cpu" }, charts.Select(c => c.Name));
+        Assert.Equal(new[] { "throughput", "requests", "latency-p50", "latency-p99", "overhead", "cpu" }, charts.Select(c => c.Name));
         foreach (var chart in charts)
         {
             var figure = Regex.Match(html, $"<figure id=\"chart-{chart.Name}\">.*?</figure>", RegexOptions.Singleline);
@@ -50,7 +50,7 @@ public sealed class HtmlReportTests
         {
             var dir = RunDirectory.Write(TwoTargets(), outDir.FullName);
             Assert.True(new FileInfo(Path.Combine(dir, "report.html")).Length > 0);
-            foreach (var name in new[] { "throughput", "latency-p50", "latency-p99", "overhead", "cpu" })
+            foreach (var name in new[] { "throughput", "requests", "latency-p50", "latency-p99", "overhead", "cpu" })
             {
                 Assert.StartsWith("<?xml", File.ReadAllText(Path.Combine(dir, "charts", name + ".svg")));
                 var png = File.ReadAllBytes(Path.Combine(dir, "charts", name + ".png"));

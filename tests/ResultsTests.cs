@@ -12,7 +12,7 @@ namespace Comparator.Tests;
 /// <summary>The result model on its own: round-trip, schema version, the rules that flag cells.</summary>
 public sealed class ResultsTests
 {
-    private static Measurement Window(double rps, double clientCpu = 0.1, double? serverCpu = 0.2, long failed = 0, double elapsed = 1.0) =>
+    internal static Measurement Window(double rps, double clientCpu = 0.1, double? serverCpu = 0.2, long failed = 0, double elapsed = 1.0) =>
         new((long)(rps * elapsed) + failed, failed, 0, 0, 0, elapsed, rps, 1, 1, 2, 3, 4, 1000, 500, 800, 100, serverCpu, 50, clientCpu,
             Array.Empty<string>(), Array.Empty<string>());
 

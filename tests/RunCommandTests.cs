@@ -23,8 +23,8 @@ public sealed class RunCommandTests : IDisposable
 
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         var runDir = Assert.Single(_out.GetDirectories());
-        Assert.Equal(new[] { "report.html", "report.md", "results.csv", "results.json" }, runDir.GetFiles().Select(f => f.Name).OrderBy(n => n));
-        Assert.Equal(10, runDir.GetDirectories("charts").Single().GetFiles().Length); // five charts, SVG and PNG
+        Assert.Equal(new[] { "report.html", "report.md", "results.csv", "results.json", "summary.md" }, runDir.GetFiles().Select(f => f.Name).OrderBy(n => n));
+        Assert.Equal(12, runDir.GetDirectories("charts").Single().GetFiles().Length); // six charts, SVG and PNG
 
         var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(runDir.FullName, "results.json")), "results.json");
         var available = TargetCatalog.DefaultRunTargets.Select(t => t.Name).ToList();
@@ -50,6 +50,12 @@ public sealed class RunCommandTests : IDisposable
         Assert.Contains("## Targets by runtime and server", markdown);
         Assert.Contains("## Where the difference comes from", markdown);
         Assert.Contains("results: " + runDir.FullName, stdout);
+        Assert.StartsWith("## Verdict: ", markdown[markdown.IndexOf("\n## ", StringComparison.Ordinal)..].TrimStart('\n'));
+        // The verdict is the last thing printed, and summary.md holds it in at most 40 lines.
+        Assert.Contains("verdict: ", stdout[stdout.LastIndexOf("results: ", StringComparison.Ordinal)..]);
+        var summary = File.ReadAllLines(Path.Combine(runDir.FullName, "summary.md"));
+        Assert.True(summary.Length <= 40, $"summary.md has {summary.Length} lines");
+        Assert.Contains(summary, l => l.StartsWith("## Verdict: "));
     }
 
     [Fact]
@@ -203,6 +209,12 @@ public sealed class RunCommandTests : IDisposable
     [InlineData("run: --keep-alive takes true or false", "--keep-alive", "maybe")]
     [InlineData("run: unknown target 'nosuch'", "--targets", "nosuch")]
     [InlineData("run: --repeat takes a whole number", "--repeat", "-3")]
+    [InlineData("run: --precision takes a percentage", "--precision", "0%")]
+    [InlineData("run: --precision takes a percentage", "--precision", "abc")]
+    [InlineData("run: --precision takes a percentage", "--precision", "150")]
+    [InlineData("run: --max-repeat takes a whole number", "--max-repeat", "0")]
+    [InlineData("run: --max-repeat takes a whole number", "--max-repeat", "many")]
+    [InlineData("run: --first-warmup takes a non-negative duration", "--first-warmup", "-2s")]
     [InlineData("run: unknown option '--frobnicate'", "--frobnicate", "1")]
     [InlineData("run: --target needs NAME=http://HOST:PORT", "--target", "nourl")]
     [InlineData("run: 'missing-file.xml' is neither a size", "--sizes", "missing-file.xml")]
@@ -216,5 +228,53 @@ public sealed class RunCommandTests : IDisposable
         Assert.DoesNotContain("   at ", stderr);
         Assert.Equal("", stdout);
         Assert.Empty(_out.GetDirectories());
+    }
+
+    [Fact]
+    public async Task Repeat_and_max_repeat_together_are_refused_with_one_line()
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--repeat", "3", "--max-repeat", "5", "--out", _out.FullName);
+
+        Assert.Equal(2, exit);
+        Assert.Contains("run: use --repeat N (a fixed count) or --max-repeat N", Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries)));
+        Assert.Empty(_out.GetDirectories());
+    }
+
+    [Fact]
+    public async Task Options_without_a_command_run_and_every_output_carries_the_cv_of_each_cell()
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("--targets", "kestrel", "--endpoints", "time", "--quick", "--out", _out.FullName);
+
+        Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+        var runDir = Assert.Single(_out.GetDirectories());
+        var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(runDir.FullName, "results.json")), "results.json");
+        var cell = Assert.Single(run.Cells);
+        Assert.Equal(0, cell.RpsCv); // one repeat: --quick is a smoke test, no precision rounds
+        Assert.Equal(1, run.Spec.MaxRepeat);
+        Assert.Equal(5, run.Spec.PrecisionPercent);
+        Assert.Contains("\"rpsCv\"", File.ReadAllText(Path.Combine(runDir.FullName, "results.json")), StringComparison.OrdinalIgnoreCase);
+
+        var csv = File.ReadAllLines(Path.Combine(runDir.FullName, "results.csv"));
+        var cv = Array.IndexOf(csv[0].Split(','), "cv");
+        Assert.True(cv >= 0, csv[0]);
+        Assert.Equal("0", csv[1].Split(',')[cv]);
+        Assert.Contains("kestrel cv", stdout);
+        Assert.Contains("kestrel cv", File.ReadAllText(Path.Combine(runDir.FullName, "report.md")));
+    }
+
+    [Fact]
+    public async Task Without_a_fixed_repeat_a_cell_gets_at_least_three_repeats_and_at_most_the_cap()
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel,httplistener", "--endpoints", "time",
+            "--warmup", "0", "--duration", "0.2s", "--max-repeat", "4", "--precision", "50%", "--out", _out.FullName);
+        Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+        var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.json")), "results.json");
+
+        Assert.Equal(4, run.Spec.MaxRepeat);
+        Assert.Equal(50, run.Spec.PrecisionPercent);
+        Assert.All(run.Cells, c => Assert.InRange(c.Repeats.Count, 3, 4));
+        Assert.Equal(run.Cells[0].Repeats.Count, run.Cells[1].Repeats.Count); // a round is one window per target
+        Assert.All(run.Cells, c => Assert.NotNull(c.RpsCv));
+        Assert.Contains("repeat 3: ", stderr);
     }
 }

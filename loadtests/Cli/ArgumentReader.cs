@@ -1,45 +1,57 @@
 using System;
 using System.Collections.Generic;
+using System.CommandLine;
+using System.CommandLine.Parsing;
+using System.Globalization;
+using System.Linq;
 
 namespace Comparator.Cli;
 
 /// <summary>
-/// Reads "--name value" and "--flag" arguments for one command; anything it was not asked for
-/// is an error, so a typo never silently runs with defaults.
+/// One command's options as System.CommandLine parsed them (see <see cref="CommandLine"/>), read by
+/// name. The values stay text here: each command turns them into durations, sizes and targets with
+/// its own one-line messages. An option that names several things (<see cref="CommandLine.Many"/>)
+/// reads as every value given, from every repetition, in order.
 /// </summary>
 public sealed class ArgumentReader
 {
     private readonly string _command;
-    private readonly Dictionary<string, string?> _values = new(StringComparer.Ordinal);
+    private readonly ParseResult _parse;
+    private readonly Command _definition;
 
-    public ArgumentReader(string command, IReadOnlyList<string> args, IReadOnlyCollection<string> valueOptions, IReadOnlyCollection<string> flagOptions)
+    public ArgumentReader(ParseResult parse)
     {
-        _command = command;
-        for (var i = 0; i < args.Count; i++)
-        {
-            var name = args[i];
-            if (Contains(flagOptions, name))
-                _values[name] = null;
-            else if (Contains(valueOptions, name))
-            {
-                if (i + 1 >= args.Count || args[i + 1].StartsWith("--", StringComparison.Ordinal))
-                    throw new UsageException($"{command}: {name} needs a value");
-                _values[name] = args[++i];
-            }
-            else
-                throw new UsageException($"{command}: unknown option '{name}'; options: {string.Join(' ', valueOptions)} {string.Join(' ', flagOptions)}".TrimEnd());
-        }
+        _parse = parse;
+        _definition = parse.CommandResult.Command;
+        _command = _definition.Name;
     }
 
-    public string? Value(string name) => _values.TryGetValue(name, out var v) ? v : null;
+    /// <summary>The value given; for an option that takes several, all of them joined with commas. Null when the option was not given.</summary>
+    public string? Value(string name)
+    {
+        var option = Find(name);
+        if (_parse.GetResult(option) is not OptionResult { Implicit: false }) return null;
+        return option switch
+        {
+            Option<string[]> many => string.Join(',', _parse.GetValue(many) ?? Array.Empty<string>()),
+            Option<string> one => _parse.GetValue(one),
+            _ => throw new InvalidOperationException($"{_command}: {name} is a flag, not an option with a value"),
+        };
+    }
 
-    public bool Flag(string name) => _values.ContainsKey(name);
+    /// <summary>Every item given to an option that names several things: both the comma form and repetition, accumulated.</summary>
+    public IReadOnlyList<string> Values(string name) =>
+        (Value(name) ?? "").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+
+    public bool Flag(string name) => Find(name) is Option<bool> flag
+        ? _parse.GetValue(flag)
+        : throw new InvalidOperationException($"{_command}: {name} is not a flag");
 
     public long? PositiveLong(string name)
     {
         var raw = Value(name);
         if (raw is null) return null;
-        if (!long.TryParse(raw, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var v) || v < 1)
+        if (!long.TryParse(raw, NumberStyles.None, CultureInfo.InvariantCulture, out var v) || v < 1)
             throw new UsageException($"{_command}: {name} needs a positive whole number, not '{raw}'");
         return v;
     }
@@ -52,9 +64,20 @@ public sealed class ArgumentReader
         var other => throw new UsageException($"{_command}: {name} takes on or off, not '{other}'"),
     };
 
-    private static bool Contains(IReadOnlyCollection<string> set, string name)
+    /// <summary>A positional argument's values (diff's files, report's file).</summary>
+    public IReadOnlyList<string> Arguments(string name)
     {
-        foreach (var s in set) if (s == name) return true;
-        return false;
+        var argument = _definition.Arguments.FirstOrDefault(a => a.Name == name)
+            ?? throw new InvalidOperationException($"{_command} has no argument {name}");
+        return argument switch
+        {
+            Argument<string[]> many => _parse.GetValue(many) ?? Array.Empty<string>(),
+            Argument<string?> one => _parse.GetValue(one) is string v ? new[] { v } : Array.Empty<string>(),
+            _ => throw new InvalidOperationException($"{_command}: argument {name} is of type {argument.ValueType}"),
+        };
     }
+
+    private Option Find(string name) =>
+        _definition.Options.FirstOrDefault(o => o.Name == name)
+        ?? throw new InvalidOperationException($"{_command} has no option {name}");
 }

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.CommandLine;
 using System.Globalization;
 using System.Linq;
 using System.Threading.Tasks;
@@ -19,12 +20,27 @@ namespace Comparator.Cli;
 /// </summary>
 public static class BenchDriverCommand
 {
-    public const string Usage = "bench-driver [--concurrency 100] [--warmup 2s] [--duration 5s] [--repeat 3] [--pin 0:1] [--out results/]";
+    public static Command Define()
+    {
+        var bench = new Command("bench-driver",
+            "Measure the load drivers themselves: the in-process driver and wrk on the cheapest request (the kestrel target's time endpoint), " +
+            "with requests/s and client CPU per request for each and their ratio.")
+        {
+            CommandLine.Many("--concurrency", "N", "Requests in flight. Default: 100."),
+            CommandLine.One("--warmup", "DURATION", "Warm-up before each cell. Default: 2s."),
+            CommandLine.One("--duration", "DURATION", "Length of one measured repeat. Default: 5s."),
+            CommandLine.One("--repeat", "N", "Repeats per cell. Default: 3."),
+            CommandLine.One("--pin", "SERVER:DRIVER", "CPU lists for the target and for the driver, such as 0:1."),
+            CommandLine.One("--out", "DIR", "Where the run directory is written. Default: results/ in the repository."),
+        };
+        bench.SetAction(parse => RunAsync(new ArgumentReader(parse)));
+        return bench;
+    }
+
     private const string Target = "kestrel";
 
-    public static async Task<int> RunAsync(IReadOnlyList<string> args)
+    public static async Task<int> RunAsync(ArgumentReader reader)
     {
-        var reader = new ArgumentReader("bench-driver", args, new[] { "--concurrency", "--warmup", "--duration", "--repeat", "--pin", "--out" }, Array.Empty<string>());
         var runArgs = new List<string>
         {
             "--targets", Target, "--endpoints", "time", "--driver", $"{HttpClientDriver.DriverName},{WrkDriver.DriverName}",

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.CommandLine;
 using System.Globalization;
 using System.IO;
 using System.Linq;
@@ -16,13 +17,27 @@ namespace Comparator.Cli;
 /// </summary>
 public static class DiffCommand
 {
-    public const string Usage = "diff BASE.json NEW.json [--threshold 5%] | diff RUN.json --from TARGET --to TARGET [--threshold 5%] [--out FILE.md]";
     public const int Incomparable = 2;
 
-    public static int Run(IReadOnlyList<string> args)
+    public static Command Define()
     {
-        var files = args.TakeWhile(a => !a.StartsWith("--", StringComparison.Ordinal)).ToList();
-        var options = new ArgumentReader("diff", args.Skip(files.Count).ToList(), new[] { "--threshold", "--from", "--to", "--out" }, Array.Empty<string>());
+        var diff = new Command("diff",
+            "Cell-by-cell change in req/s, p99, server CPU and bytes per request, as Markdown: between two runs (diff BASE.json NEW.json) " +
+            "or between two targets of one run (diff RUN.json --from A --to B). Exit 0 no regression, 1 regression, 2 not comparable.")
+        {
+            new Argument<string[]>("FILES") { Description = "BASE.json NEW.json, or one RUN.json with --from and --to.", Arity = ArgumentArity.ZeroOrMore },
+            CommandLine.One("--threshold", "PERCENT", "The change that counts as a regression (5%, 5 or 0.05). Default: 5%."),
+            CommandLine.One("--from", "TARGET", "With one results file: the target compared from."),
+            CommandLine.One("--to", "TARGET", "With one results file: the target compared to."),
+            CommandLine.One("--out", "FILE.md", "Also write the Markdown to this file."),
+        };
+        diff.SetAction(parse => Run(new ArgumentReader(parse)));
+        return diff;
+    }
+
+    public static int Run(ArgumentReader options)
+    {
+        var files = options.Arguments("FILES");
         var threshold = ParseThreshold(options.Value("--threshold") ?? "5%");
 
         RunDiff diff;
@@ -44,7 +59,13 @@ public static class DiffCommand
         if (diff.Cells.Count == 0) throw new IncomparableException("diff: no measured cell in common");
 
         var markdown = DiffReport.Render(diff);
-        if (options.Value("--out") is string outFile) File.WriteAllText(outFile, markdown);
+        if (options.Value("--out") is string outFile)
+        {
+            File.WriteAllText(outFile, markdown);
+            // The short summary alone (verdict line and what moved beyond noise), to paste where the table would not fit.
+            var summary = string.Join('\n', new[] { markdown.Split('\n')[0], "" }.Concat(DiffReport.Summary(diff))) + "\n";
+            File.WriteAllText(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(outFile))!, Path.GetFileNameWithoutExtension(outFile) + ".summary.md"), summary);
+        }
         Console.Write(markdown);
         return diff.HasRegression ? ExitCodes.Failed : ExitCodes.Success;
     }

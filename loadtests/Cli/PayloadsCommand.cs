@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.CommandLine;
 using System.IO;
 using Comparator.Contracts;
 using Comparator.Targets;
@@ -12,11 +13,18 @@ namespace Comparator.Cli;
 /// </summary>
 public static class PayloadsCommand
 {
-    public const string Usage = "payloads [--write-standard]     list the request bodies in payloads/ (or rewrite the standard ones)";
-
-    public static int Run(IReadOnlyList<string> args)
+    public static Command Define()
     {
-        var options = new ArgumentReader("payloads", args, Array.Empty<string>(), new[] { "--write-standard" });
+        var payloads = new Command("payloads", "List the request bodies in payloads/.")
+        {
+            CommandLine.Flag("--write-standard", "First (re)write the four standard files from the deterministic generator."),
+        };
+        payloads.SetAction(parse => Run(new ArgumentReader(parse)));
+        return payloads;
+    }
+
+    public static int Run(ArgumentReader options)
+    {
         var directory = BuildLayout.Discover().PayloadDirectory;
         if (options.Flag("--write-standard"))
         {

@@ -1,6 +1,8 @@
 using System;
 using System.Collections.Generic;
+using System.CommandLine;
 using System.IO;
+using System.Linq;
 using Comparator.Reports;
 
 namespace Comparator.Cli;
@@ -8,13 +10,23 @@ namespace Comparator.Cli;
 /// <summary>report RESULTS.json [--format html|md|csv|json] [--out FILE]: renders a saved run again.</summary>
 public static class ReportCommand
 {
-    public const string Usage = "report RESULTS.json [--format html|md|csv|json] [--out FILE]";
-
-    public static int Run(IReadOnlyList<string> args)
+    public static Command Define()
     {
-        if (args.Count == 0 || args[0].StartsWith("--", StringComparison.Ordinal)) throw new UsageException("report: needs a results.json file; " + Usage);
-        var options = new ArgumentReader("report", System.Linq.Enumerable.ToList(System.Linq.Enumerable.Skip(args, 1)), new[] { "--format", "--out" }, Array.Empty<string>());
-        var run = DiffCommand.Load(args[0]);
+        var report = new Command("report", "Render a saved run (results.json) again, as HTML, Markdown, CSV or JSON.")
+        {
+            new Argument<string?>("RESULTS.json") { Description = "A results.json a run wrote.", Arity = ArgumentArity.ZeroOrOne },
+            CommandLine.One("--format", "html|md|csv|json", "The output format. Default: html."),
+            CommandLine.One("--out", "FILE", "Write to this file instead of standard output."),
+        };
+        report.SetAction(parse => Run(new ArgumentReader(parse)));
+        return report;
+    }
+
+    public static int Run(ArgumentReader options)
+    {
+        var file = options.Arguments("RESULTS.json").FirstOrDefault()
+            ?? throw new UsageException("report: needs a results.json file: report RESULTS.json [--format html|md|csv|json] [--out FILE]");
+        var run = DiffCommand.Load(file);
         var text = (options.Value("--format") ?? "html") switch
         {
             "html" => HtmlReport.Render(run, Charts.Build(run)),

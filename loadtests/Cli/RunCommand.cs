@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.CommandLine;
 using System.IO;
 using System.Linq;
 using System.Runtime.InteropServices;
@@ -21,16 +22,47 @@ namespace Comparator.Cli;
 /// </summary>
 public static class RunCommand
 {
-    public const string Usage =
-        "run [--targets all|NAME,NAME | --target NAME=URL] [--endpoints time,json,echo-post,echo-put] [--sizes 500,4KB,64KB|FILE]\n" +
-        "      [--concurrency 100[,N...]] [--keep-alive true|false] [--warmup 2s] [--duration 4s] [--repeat 3] [--json-items 3]\n" +
-        "      [--baseline-target webapi] [--out results/] [--timeout 30s] [--driver httpclient|ab|wrk|all] [--pin 0:1] [--server-header on|off] [--quick]\n" +
-        "      [--compare-to BASE.json [--threshold 5%]]";
+    public static Command Define()
+    {
+        var run = new Command("run",
+            "Verify the targets, measure every cell (target x endpoint x size x concurrency x driver), write results.json, results.csv, " +
+            "report.md and report.html into a new run directory, and print the side-by-side table. The default command.")
+        {
+            CommandLine.Many("--targets", "all|NAME", "Targets the comparator starts, by name (see `comparator targets`); all: every target that runs here. " +
+                "Default: the WCF/Web API pair, or every target that runs here when no pair can."),
+            CommandLine.Many("--target", "NAME=URL", "A service already running at http://HOST:PORT, measured as it is, next to the --targets ones " +
+                "(no server CPU for it). Alone, only these are measured."),
+            CommandLine.Many("--endpoints", "NAME", "Endpoints to measure: time, json, echo-post, echo-put. Default: all four."),
+            CommandLine.Many("--sizes", "SIZE|FILE", $"Request body sizes of the echo endpoints: 0, 500, 4KB, 1MB (binary units), or a file in payloads/; " +
+                $"sweep: 64B to 4MB in x4 steps. Default: {RunOptionsParser.DefaultSizes}."),
+            CommandLine.Many("--concurrency", "N", "Requests in flight, 1 to 10000; one cell per value. Default: 100."),
+            CommandLine.One("--keep-alive", "true|false", "Reuse connections. Default: true."),
+            CommandLine.One("--warmup", "DURATION", $"Load before every cell's measured repeats, not measured (2s, 500ms, 1m). Default: {RunOptionsParser.DefaultWarmup}."),
+            CommandLine.One("--first-warmup", "DURATION", $"Warm-up of each target's first, cold cell. Default: {RunOptionsParser.DefaultFirstWarmup}, or --warmup when given alone."),
+            CommandLine.One("--duration", "DURATION", $"Length of one measured repeat. Default: {RunOptionsParser.DefaultDuration}."),
+            CommandLine.One("--repeat", "N", "Exactly N repeats per cell (1 to 100)."),
+            CommandLine.One("--max-repeat", "N", "Repeat until every target's CV of req/s is at most --precision, at least 3 and at most N times. " +
+                $"Default: {RepeatRule.DefaultMaxRepeat}."),
+            CommandLine.One("--precision", "PERCENT", "The CV of req/s that ends the repeats (5% or 2.5). Default: 5%."),
+            CommandLine.One("--json-items", "N", $"Items in the json endpoint's response, 0 to {Contracts.JsonSample.MaxItems}. Default: {Contracts.JsonSample.DefaultItems}."),
+            CommandLine.One("--baseline-target", "NAME", "The target the ratios divide by. Default: webapi, else webapi-selfhost, else the first target."),
+            CommandLine.One("--out", "DIR", "Where the run directory is written. Default: results/ in the repository."),
+            CommandLine.One("--timeout", "DURATION", "Timeout of one request. Default: 30s."),
+            CommandLine.Many("--driver", "NAME", "Load drivers: httpclient, ab, wrk, or all; every cell is measured with each. Default: httpclient."),
+            CommandLine.One("--pin", "SERVER:DRIVER", "CPU lists for the targets and for the driver, such as 0:1 or 0-1:2-3."),
+            CommandLine.One("--server-header", "on|off", "Whether the targets send a Server header. Default: off."),
+            CommandLine.One("--compare-to", "BASE.json", "After the run, diff it against this saved results.json; exit 1 on a regression."),
+            CommandLine.One("--threshold", "PERCENT", "The change --compare-to counts as a regression. Default: 5%."),
+            CommandLine.Flag("--quick", "A short run: 1 repeat, warm-up 0.5s (cold cell 1s), duration 1s; explicit options win."),
+        };
+        run.SetAction(parse => RunAsync(parse));
+        return run;
+    }
 
-    public static async Task<int> RunAsync(IReadOnlyList<string> args)
+    public static async Task<int> RunAsync(ParseResult parse)
     {
         var layout = BuildLayout.Discover();
-        var options = RunOptionsParser.Parse(args, layout);
+        var options = RunOptionsParser.Parse(new ArgumentReader(parse), layout);
         // Read the baseline before any load: an unreadable or foreign file must not cost a run.
         var compareTo = options.CompareTo is string basePath ? DiffCommand.Load(basePath) : null;
         IRunProgress progress = new LineProgress();
@@ -39,7 +71,7 @@ public static class RunCommand
 
         var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
         options.Pin?.PinThisProcess();
-        progress.Message($"run: {options.CellCount} cells, about {options.LoadSeconds:0} s of load, driver {string.Join(", ", options.Drivers)}" +
+        progress.Message($"run: {options.CellCount} cells, {options.LoadSeconds:0} to {options.MaxLoadSeconds:0} s of load, driver {string.Join(", ", options.Drivers)}" +
                          (options.Pin is null ? "" : $", {options.Pin}"));
         var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus);
         Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p).RunAsync(stop.Token);
@@ -56,6 +88,13 @@ public static class RunCommand
             Console.Write(attribution.ToText());
             Console.WriteLine();
         }
+        if (Crossovers.Table(run) is TextTable crossovers)
+        {
+            Console.WriteLine("crossovers (a lead counts only when every repeat of one beat every repeat of the other):");
+            Console.Write(crossovers.ToText());
+            Console.WriteLine();
+        }
+        foreach (var t in run.Targets.Where(t => t.External)) Console.WriteLine($"external target {t.Name}: {t.BaseUrl} (no server CPU)");
         foreach (var t in run.Targets.Where(t => !t.Measured)) Console.WriteLine($"not measured: {t.Name}: {t.NotMeasuredReason}");
         foreach (var hint in run.Cells.SelectMany(c => c.Flags).Distinct().Select(CellFlags.Hint).OfType<string>())
             Console.WriteLine("hint: " + hint);
@@ -66,7 +105,11 @@ public static class RunCommand
         }
         foreach (var d in run.Spec.Drivers) Console.WriteLine($"driver {d.Name}: {d.Description}");
         Console.WriteLine($"results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");
-        if (compareTo is null) return ExitCode(run, options);
+        if (compareTo is null)
+        {
+            PrintVerdict(run);
+            return ExitCode(run, options);
+        }
 
         var diff = RunDiff.BetweenRuns(compareTo, run, options.Threshold, "base", "this run");
         if (diff.Cells.Count == 0) throw new IncomparableException("run --compare-to: no measured cell in common with the baseline");
@@ -74,7 +117,15 @@ public static class RunCommand
         File.WriteAllText(Path.Combine(directory, "diff.md"), markdown);
         Console.WriteLine();
         Console.Write(markdown);
+        PrintVerdict(run);
         return diff.HasRegression ? ExitCodes.Failed : ExitCodes.Success;
+    }
+
+    /// <summary>The verdict, the last thing a run prints: who leads, by how much, at what cost, and what the figures cannot say.</summary>
+    private static void PrintVerdict(RunResult run)
+    {
+        Console.WriteLine();
+        Console.Write(Verdict.ToText(Verdict.Build(run)));
     }
 
     /// <summary>1 when a target that was asked for failed to start or verify, or any cell had failed requests.</summary>

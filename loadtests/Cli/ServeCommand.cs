@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.CommandLine;
 using System.Linq;
 using System.Runtime.InteropServices;
 using System.Threading;
@@ -14,11 +15,21 @@ namespace Comparator.Cli;
 /// </summary>
 public static class ServeCommand
 {
-    public const string Usage = "serve [--targets all|NAME,NAME] [--server-header on|off] [--max-body-bytes N]";
-
-    public static async Task<int> RunAsync(IReadOnlyList<string> args)
+    public static Command Define()
     {
-        var options = new ArgumentReader("serve", args, new[] { "--targets", "--max-body-bytes", "--server-header" }, Array.Empty<string>());
+        var serve = new Command("serve",
+            "Start the targets, print \"NAME BASE_URL\" per target and then \"ready\", and keep them up until Ctrl+C or SIGTERM.")
+        {
+            CommandLine.Many("--targets", "all|NAME", "Targets to start, by name (see `comparator targets`). Default: all that run here."),
+            CommandLine.One("--server-header", "on|off", "Whether the targets send a Server header. Default: off."),
+            CommandLine.One("--max-body-bytes", "N", "The largest request body the targets accept. Default: the services' 16 MiB."),
+        };
+        serve.SetAction(parse => RunAsync(new ArgumentReader(parse)));
+        return serve;
+    }
+
+    public static async Task<int> RunAsync(ArgumentReader options)
+    {
         var targets = TargetCatalog.Resolve(options.Value("--targets"), out var error);
         if (error.Length > 0) throw new UsageException("serve: " + error);
         if (options.Value("--targets") is null)

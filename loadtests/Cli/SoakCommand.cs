@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.CommandLine;
 using System.IO;
 using System.Linq;
 using System.Threading.Tasks;
@@ -17,12 +18,25 @@ namespace Comparator.Cli;
 /// </summary>
 public static class SoakCommand
 {
-    public const string Usage = "soak [--duration 10m] [--concurrency 256] [--targets all|NAME,NAME] [--sizes 500,4KB,64KB] [--out results/]";
+    public static Command Define()
+    {
+        var soak = new Command("soak",
+            "Put every target under verified load at once for a long time; report failed requests (must be 0) and each target's memory " +
+            "from start to end, and flag growth. Exit 0 when every target ran clean, 1 otherwise.")
+        {
+            CommandLine.One("--duration", "DURATION", "How long the load lasts (10m, 90s). Default: 10m."),
+            CommandLine.One("--concurrency", "N", "Requests in flight per target, 1 to 10000. Default: 256."),
+            CommandLine.Many("--targets", "all|NAME", "Targets to soak, by name. Default: all that run here except measurement variants."),
+            CommandLine.Many("--sizes", "SIZE|FILE", $"Request body sizes of the echo requests: 500, 4KB, 1MB, or a file in payloads/. Default: {RunOptionsParser.DefaultSizes}."),
+            CommandLine.One("--out", "DIR", "Where the soak directory is written. Default: results/ in the repository."),
+        };
+        soak.SetAction(parse => RunAsync(new ArgumentReader(parse)));
+        return soak;
+    }
 
-    public static async Task<int> RunAsync(IReadOnlyList<string> args)
+    public static async Task<int> RunAsync(ArgumentReader options)
     {
         var layout = BuildLayout.Discover();
-        var options = new ArgumentReader("soak", args, new[] { "--duration", "--concurrency", "--targets", "--sizes", "--out" }, Array.Empty<string>());
         var duration = RunOptionsParser.Duration("--duration", options.Value("--duration") ?? "10m", allowZero: false, command: "soak");
         var asked = options.PositiveLong("--concurrency") ?? 256;
         if (asked > 10_000) throw new UsageException($"soak: --concurrency takes a whole number from 1 to 10000, not '{asked}'");

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.CommandLine;
 using System.Linq;
 using Comparator.Targets;
 
@@ -8,9 +9,15 @@ namespace Comparator.Cli;
 /// <summary>targets: what the comparator knows, and why a target cannot run here.</summary>
 public static class TargetsCommand
 {
-    public static int Run(IReadOnlyList<string> args)
+    public static Command Define()
     {
-        _ = new ArgumentReader("targets", args, Array.Empty<string>(), Array.Empty<string>());
+        var targets = new Command("targets", "List every target, its stack, runtime and server, whether it runs here, and run's default pair.");
+        targets.SetAction(_ => Run());
+        return targets;
+    }
+
+    public static int Run()
+    {
         foreach (var t in TargetCatalog.All)
         {
             Console.WriteLine($"{t.Name,-18} {t.Describe()}");

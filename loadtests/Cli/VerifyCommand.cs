@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.CommandLine;
 using System.Linq;
 using System.Threading.Tasks;
 using Comparator.Targets;
@@ -13,20 +14,26 @@ namespace Comparator.Cli;
 /// </summary>
 public static class VerifyCommand
 {
-    public const string Usage = "verify [--targets all|NAME,NAME] [--target NAME=URL]";
-
-    public static async Task<int> RunAsync(IReadOnlyList<string> args)
+    public static Command Define()
     {
-        var options = new ArgumentReader("verify", args, new[] { "--targets", "--target" }, Array.Empty<string>());
+        var verify = new Command("verify",
+            "Start the targets (or use running services), check every endpoint's answer and framing, and print one row per check. " +
+            "Exit 0 when all pass, 1 otherwise.")
+        {
+            CommandLine.Many("--targets", "all|NAME", "Targets to start and verify, by name. Default: all that run here (none when only --target is given)."),
+            CommandLine.Many("--target", "NAME=URL", "A service already running at http://HOST:PORT, verified as it is, after the --targets ones."),
+        };
+        verify.SetAction(parse => RunAsync(new ArgumentReader(parse)));
+        return verify;
+    }
+
+    public static async Task<int> RunAsync(ArgumentReader options)
+    {
         var checks = new List<Check>();
         var failures = new List<string>();
+        var external = options.Values("--target").Select(ExternalTarget.Parse).ToList();
 
-        if (options.Value("--target") is string external)
-        {
-            var (name, url) = ExternalTarget.Parse(external);
-            checks.AddRange(await EndpointVerifier.VerifyAsync(name, url));
-        }
-        else
+        if (options.Value("--targets") is not null || external.Count == 0)
         {
             var targets = TargetCatalog.Resolve(options.Value("--targets"), out var error);
             if (error.Length > 0) throw new UsageException("verify: " + error);
@@ -47,6 +54,8 @@ public static class VerifyCommand
                 }
             }
         }
+        foreach (var (name, url) in external)
+            checks.AddRange(await EndpointVerifier.VerifyAsync(name, url));
 
         Print(checks);
         foreach (var f in failures) Console.WriteLine("note: " + f);

@@ -31,6 +31,7 @@ public static class CellColumns
         new("rps", "1/s", "ab: Requests per second, successful only (median repeat)", c => c.Summary?.RequestsPerSecond),
         new("rps_min", "1/s", "lowest requests/s of the repeats", c => c.RpsMin),
         new("rps_max", "1/s", "highest requests/s of the repeats", c => c.RpsMax),
+        new("cv", "%", "coefficient of variation of requests/s over the repeats (sample stddev / mean, percent; 0 for one repeat)", c => c.RpsCv * 100),
         new("time_per_request_ms", "ms", "ab: Time per request (mean): concurrency x elapsed / requests", c => c.Summary is { } s && s.Succeeded > 0 ? c.Key.Concurrency * s.ElapsedSeconds * 1000 / s.Succeeded : null),
         new("time_per_request_all_ms", "ms", "ab: Time per request (mean, across all concurrent requests): elapsed / requests", c => c.Summary is { Succeeded: > 0 } s ? s.TimePerRequestAcrossMs : null),
         new("latency_mean_ms", "ms", "mean latency of successful requests", c => c.Summary?.LatencyMeanMs),

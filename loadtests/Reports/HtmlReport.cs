@@ -26,9 +26,11 @@ public static class HtmlReport
             .Append("th,td{border:1px solid #ccc;padding:3px 6px;text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}")
             .Append("td.flag{background:#fff3cd;font-weight:bold}.partial{color:#b00;font-weight:bold}figure{margin:1.5em 0}")
             .Append("figcaption{font-weight:bold;margin-bottom:.3em}dl{display:grid;grid-template-columns:max-content auto;gap:2px 1em}dt{font-weight:bold}")
+            .Append(Verdict.Css)
             .Append("</style></head><body>");
         html.Append("<h1>Comparator run</h1>");
         if (run.Partial) html.Append("<p class=\"partial\">PARTIAL: the run was stopped before the end.</p>");
+        html.Append(Verdict.ToHtml(Verdict.Build(run)));
         html.Append("<dl>");
         void Item(string k, string v) => html.Append("<dt>").Append(E(k)).Append("</dt><dd>").Append(E(v)).Append("</dd>");
         Item("started / finished", $"{run.StartedAt.ToString("u", CultureInfo.InvariantCulture)} / {run.FinishedAt.ToString("u", CultureInfo.InvariantCulture)}");
@@ -41,8 +43,7 @@ public static class HtmlReport
         Item("schedule", s.Schedule ?? "one target after another");
         Item("cells", string.Create(CultureInfo.InvariantCulture,
             $"endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => p.Label))}; json items {s.JsonItems}; concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}"));
-        Item("timing", string.Create(CultureInfo.InvariantCulture,
-            $"warm-up {s.WarmupSeconds:0.###} s discarded, then {s.Repeat} x {s.DurationSeconds:0.###} s; each cell shows its median repeat"));
+        Item("timing", SpecText.Timing(s) + "; each cell shows its median repeat");
         Item("baseline", s.BaselineTarget);
         html.Append("</dl>");
 
@@ -59,6 +60,10 @@ public static class HtmlReport
         html.Append("<h2>Side by side</h2>").Append(SideBySide.Build(run).ToHtml());
         if (Attribution.Build(run) is TextTable attribution)
             html.Append("<h2>Where the difference comes from</h2><p>").Append(E(Attribution.Explanation)).Append("</p>").Append(attribution.ToHtml());
+        if (Crossovers.Table(run) is TextTable crossovers)
+            html.Append("<h2>Crossovers: who leads as the payload grows</h2><p>").Append(E(Crossovers.Explanation)).Append("</p>").Append(crossovers.ToHtml());
+        if (PayloadThroughput.Build(run) is TextTable payload)
+            html.Append("<h2>Payload throughput and wire overhead per size</h2><p>").Append(E(PayloadThroughput.Explanation)).Append("</p>").Append(payload.ToHtml());
         if (s.Drivers.Count > 1) html.Append("<h2>Drivers side by side</h2>").Append(DriversView.Build(run).ToHtml());
         var columns = CellColumns.All.Where(c => c.Name is not ("runtime" or "keep_alive")).ToList();
         html.Append("<h2>Every cell</h2>").Append(new TextTable(columns.Select(c => c.Name).ToList(),

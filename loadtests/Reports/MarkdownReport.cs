@@ -15,6 +15,10 @@ public static class MarkdownReport
         var md = new StringBuilder();
         md.AppendLine("# Comparator run" + (run.Partial ? " (PARTIAL: stopped before the end)" : ""));
         md.AppendLine();
+        md.Append(Verdict.ToMarkdown(Verdict.Build(run)));
+        md.AppendLine();
+        md.AppendLine("## Run");
+        md.AppendLine();
         md.AppendLine(Invariant($"- started {run.StartedAt:u}, finished {run.FinishedAt:u}"));
         md.AppendLine($"- machine: {s.Machine.CpuModel}, {s.Machine.LogicalCores} logical cores, {s.Machine.OperatingSystem}; comparator on {s.Machine.DotNetRuntime}");
         foreach (var d in s.Drivers) md.AppendLine($"- driver {d.Name}: {d.Description}");
@@ -22,7 +26,7 @@ public static class MarkdownReport
         md.AppendLine($"- Server header: {(s.ServerHeader ? "on (--server-header on)" : "off")}");
         md.AppendLine($"- schedule: {s.Schedule ?? "one target after another"}");
         md.AppendLine(Invariant($"- endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => $"{p.Label} ({p.Source})"))}; json items {s.JsonItems}"));
-        md.AppendLine(Invariant($"- concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}; warm-up {s.WarmupSeconds:0.###} s (discarded); {s.Repeat} repeat(s) of {s.DurationSeconds:0.###} s, median shown"));
+        md.AppendLine(Invariant($"- concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}; {SpecText.Timing(s)}; median repeat shown"));
         md.AppendLine($"- baseline for ratios: {s.BaselineTarget}; packages: {string.Join(", ", s.Machine.Packages.Select(p => p.Key + " " + p.Value))}");
         md.AppendLine();
         md.AppendLine("## Targets by runtime and server");
@@ -33,15 +37,15 @@ public static class MarkdownReport
         md.AppendLine();
         md.Append(SideBySide.Build(run).ToMarkdown());
         md.AppendLine();
-        if (Attribution.Build(run) is TextTable attribution)
+        void Section(string title, string explanation, TextTable? table)
         {
-            md.AppendLine("## Where the difference comes from");
-            md.AppendLine();
-            md.AppendLine(Attribution.Explanation);
-            md.AppendLine();
-            md.Append(attribution.ToMarkdown());
-            md.AppendLine();
+            if (table is null) return;
+            md.AppendLine("## " + title).AppendLine().AppendLine(explanation).AppendLine();
+            md.Append(table.ToMarkdown()).AppendLine();
         }
+        Section("Where the difference comes from", Attribution.Explanation, Attribution.Build(run));
+        Section("Crossovers: who leads as the payload grows", Crossovers.Explanation, Crossovers.Table(run));
+        Section("Payload throughput and wire overhead per size", PayloadThroughput.Explanation, PayloadThroughput.Build(run));
         if (s.Drivers.Count > 1)
         {
             md.AppendLine("## Drivers side by side");
@@ -63,7 +67,7 @@ public static class MarkdownReport
         md.AppendLine("- failed: some requests failed (non-2xx, error, timeout or a wrong body); they are out of req/s and latency, and counted in `failed`.");
         md.AppendLine("- client-bound: the driver used 90% or more of one core: the figure may measure the driver, not the server.");
         md.AppendLine("- machine-bound: driver and server together used 90% or more of all cores: both compete for CPU.");
-        md.AppendLine("- noisy: requests/s varied by more than 10% (coefficient of variation) across repeats.");
+        md.AppendLine("- noisy: the coefficient of variation of requests/s across repeats was still above the asked --precision at the repeat cap (see the cv column).");
         md.AppendLine("- drivers-disagree: two drivers on the same cell differ by more than 15% in requests/s, or by more than 64 bytes a response (more than headers explain).");
         md.AppendLine("- n/a: the driver cannot measure this endpoint faithfully; the reason is in not_measured_reason.");
         md.AppendLine("- no-server-cpu: the server is not a process of this run (external target), so CPU figures are absent.");

@@ -1,12 +1,13 @@
 using System;
 using System.IO;
+using System.Linq;
 using Comparator.Results;
 
 namespace Comparator.Reports;
 
 /// <summary>
 /// Writes a run's files into a new directory under --out: results.json, results.csv, report.md,
-/// report.html and charts/ (SVG and PNG).
+/// report.html, summary.md (the verdict, to paste into a review) and charts/ (SVG and PNG).
 /// Written through <see cref="OutputFiles"/>: no torn files, no existing directory reused.
 /// </summary>
 public static class RunDirectory
@@ -25,6 +26,8 @@ public static class RunDirectory
             chart.Plot.SavePng(Path.Combine(chartDirectory, chart.Name + ".png"), Chart.Width, Chart.Height);
         }
         OutputFiles.WriteAtomically(Path.Combine(directory, "report.html"), HtmlReport.Render(run, charts));
+        var summaryChart = charts.Any(c => c.Name == "throughput") ? "charts/throughput.png" : charts.Any(c => c.Name == "requests") ? "charts/requests.png" : null;
+        OutputFiles.WriteAtomically(Path.Combine(directory, "summary.md"), SummaryReport.Render(run, summaryChart));
         return directory;
     }
 }

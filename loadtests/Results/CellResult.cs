@@ -9,7 +9,9 @@ public sealed record CellKey(string Target, string Endpoint, long SizeBytes, int
 /// <summary>
 /// One cell: every repeat as measured, and the summary the reports show: the median repeat (by
 /// requests/s), with the min and max of requests/s across repeats, and failure totals over all
-/// repeats so that no failure can hide behind a median.
+/// repeats so that no failure can hide behind a median. <see cref="RpsCv"/> is the coefficient of
+/// variation (sample standard deviation / mean) of requests/s over the repeats: 0 for one repeat,
+/// null where not measured or in files written before it was recorded.
 /// </summary>
 public sealed record CellResult(
     CellKey Key,
@@ -23,7 +25,8 @@ public sealed record CellResult(
     long FailedTotal,
     long Non2xxTotal,
     IReadOnlyList<string> Flags,
-    string? NotMeasuredReason);
+    string? NotMeasuredReason,
+    double? RpsCv = null);
 
 /// <summary>
 /// What one measured window produced. Byte counts come from the sockets (headers and chunk framing

@@ -38,8 +38,15 @@ public sealed record RunSpec(
     string? Pin,
     MachineInfo Machine,
     bool ServerHeader = false,
-    string? Schedule = null)
+    string? Schedule = null,
+    double? PrecisionPercent = null,
+    int? MaxRepeat = null,
+    double? FirstWarmupSeconds = null)
 {
+    // Repeat is the fewest repeats a cell got (all of them for a fixed --repeat); MaxRepeat the cap,
+    // PrecisionPercent the asked CV of requests/s that stops the rounds; FirstWarmupSeconds the
+    // warm-up of each target's first (cold) cell. All null in runs saved before they were recorded.
+
     /// <summary>How this comparator orders the windows; runs saved before it was recorded ran one target after another.</summary>
     public const string Interleaved = "interleaved: per cell, every repeat runs each target in turn, in alternating order (A B C, C B A...)";
 }

@@ -25,28 +25,32 @@ public static class CellFlags
     public const double ClientBoundShare = 0.90;
     /// <summary>Driver plus server used this share of all cores or more.</summary>
     public const double MachineBoundShare = 0.90;
-    /// <summary>Coefficient of variation of requests/s across repeats above which a cell is noisy.</summary>
-    public const double NoisyCv = 0.10;
+    /// <summary>
+    /// Coefficient of variation of requests/s across repeats above which a cell is noisy when no
+    /// precision is given; a run passes its --precision (default 5%): a cell is noisy when it is
+    /// still above it after the most repeats it was allowed.
+    /// </summary>
+    public const double NoisyCv = RepeatRule.DefaultPrecision;
 
     /// <summary>What to do about a flag, for the outputs that show it.</summary>
     public static string? Hint(string flag) => flag switch
     {
         ClientBound => "client-bound cells measure the driver: try --pin 0:1, fewer connections (--concurrency), or --driver wrk; server CPU µs/req stays valid",
         MachineBound => "machine-bound cells share the cores between driver and server: compare server CPU µs/req rather than req/s, or use --pin",
-        Noisy => "noisy cells varied over 10% across repeats: use more --repeat or a longer --duration",
+        Noisy => "noisy cells still varied more than the asked --precision (CV of req/s, see the cv column) at the repeat cap: allow more with --max-repeat, use a longer --duration, or quiet the machine",
         DriversDisagree => "drivers disagree: the lower figure is usually a client-bound driver (see the drivers view)",
         Failed => "failed requests are out of req/s and latency; see failureSamples in results.json",
         _ => null,
     };
 
-    public static IReadOnlyList<string> For(IReadOnlyList<Measurement> repeats, int logicalCores)
+    public static IReadOnlyList<string> For(IReadOnlyList<Measurement> repeats, int logicalCores, double precision = NoisyCv)
     {
         var flags = new List<string>();
         if (repeats.Any(r => r.Failed > 0)) flags.Add(Failed);
         if (repeats.Any(r => r.ElapsedSeconds > 0 && r.ClientCpuSeconds / r.ElapsedSeconds >= ClientBoundShare)) flags.Add(ClientBound);
         if (repeats.Any(r => r.ServerCpuSeconds is double s && r.ElapsedSeconds > 0 &&
                              (s + r.ClientCpuSeconds) / r.ElapsedSeconds >= MachineBoundShare * logicalCores)) flags.Add(MachineBound);
-        if (Statistics.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()) > NoisyCv) flags.Add(Noisy);
+        if (Statistics.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()) > precision) flags.Add(Noisy);
         if (repeats.Count > 0 && repeats.All(r => r.ServerCpuSeconds is null)) flags.Add(NoServerCpu);
         return flags;
     }

@@ -11,7 +11,7 @@ using Comparator.Results;
 namespace Comparator.Running;
 
 /// <summary>
-/// Measures one cell: a discarded warm-up, then the repeats, each with the server's CPU time taken
+/// Measures one cell: a discarded warm-up, then the repeats (as many as <see cref="RepeatRule"/> asks), each with the server's CPU time taken
 /// from /proc over exactly that window and the driver's own CPU time over the same window.
 /// </summary>
 public sealed class CellMeasurer
@@ -33,29 +33,37 @@ public sealed class CellMeasurer
     /// last. Targets that are idle meanwhile cost next to nothing: their connections wait open.
     /// </summary>
     /// <param name="participants">Each target's request and process id (null for an external target: no CPU figures).</param>
+    /// <param name="cold">The targets' first cell: warmed up for <see cref="RunOptions.ColdWarmup"/> instead.</param>
+    /// <param name="roundFinished">Called after every round with the repeats so far, per target.</param>
     public async Task<IReadOnlyList<IReadOnlyList<Measurement>>> MeasureInterleavedAsync(
-        IReadOnlyList<(LoadRequest Request, int? ServerPid)> participants, int concurrency, CancellationToken cancellationToken)
+        IReadOnlyList<(LoadRequest Request, int? ServerPid)> participants, int concurrency, CancellationToken cancellationToken,
+        bool cold = false, Action<IReadOnlyList<IReadOnlyList<Measurement>>>? roundFinished = null)
     {
         var sessions = participants.Select(p => _driver.Open(p.Request, concurrency, _options.KeepAlive, _options.RequestTimeout)).ToList();
         var repeats = participants.Select(_ => new List<Measurement>()).ToList();
+        var warmup = cold ? _options.ColdWarmup : _options.Warmup;
         try
         {
-            if (_options.Warmup > TimeSpan.Zero)
+            if (warmup > TimeSpan.Zero)
                 foreach (var session in sessions)
                 {
                     if (cancellationToken.IsCancellationRequested) break;
-                    await session.RunAsync(_options.Warmup, cancellationToken);
+                    await session.RunAsync(warmup, cancellationToken);
                 }
 
-            for (var i = 0; i < _options.Repeat && !cancellationToken.IsCancellationRequested; i++)
+            // Rounds until the rule is satisfied: every target within the precision, or the cap.
+            for (var i = 0; !cancellationToken.IsCancellationRequested && _options.Repeats.AnotherRound(Rps(repeats)); i++)
             {
                 var order = Enumerable.Range(0, sessions.Count);
+                var complete = true;
                 foreach (var t in i % 2 == 0 ? order : order.Reverse())
                 {
                     var measurement = await MeasureWindowAsync(sessions[t], participants[t].ServerPid, cancellationToken);
-                    if (measurement is null) break; // a window cut short by a stop is not a measurement
+                    if (measurement is null) { complete = false; break; } // a window cut short by a stop is not a measurement
                     repeats[t].Add(measurement);
                 }
+                if (!complete) break;
+                roundFinished?.Invoke(repeats);
             }
         }
         finally
@@ -64,6 +72,9 @@ public sealed class CellMeasurer
         }
         return repeats;
     }
+
+    private static IReadOnlyList<IReadOnlyList<double>> Rps(List<List<Measurement>> repeats) =>
+        repeats.Select(r => (IReadOnlyList<double>)r.Select(m => m.RequestsPerSecond).ToList()).ToList();
 
     private async Task<Measurement?> MeasureWindowAsync(IDriverSession session, int? serverPid, CancellationToken cancellationToken)
     {

@@ -6,4 +6,6 @@ public interface IRunProgress
     void Message(string line);
     void CellStarted(int index, int total, string label, double secondsLeft);
     void CellFinished(string label, string outcome);
+    /// <summary>A round of the cell (one window per target) is done; <paramref name="repeats"/> so far, with each target's CV.</summary>
+    void RoundFinished(string label, int repeats, string detail) { }
 }

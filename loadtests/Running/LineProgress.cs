@@ -18,6 +18,8 @@ public sealed class LineProgress : IRunProgress
 
     public void CellFinished(string label, string outcome) => _out.WriteLine($"      {label}: {outcome}");
 
+    public void RoundFinished(string label, int repeats, string detail) => _out.WriteLine($"      repeat {repeats}: {detail}");
+
     private static string Format(double seconds) =>
         seconds >= 60 ? $"{(int)(seconds / 60)}m{(int)(seconds % 60):00}s" : $"{Math.Ceiling(seconds):0}s";
 }

@@ -25,7 +25,7 @@ public sealed record RunOptions(
     bool KeepAlive,
     TimeSpan Warmup,
     TimeSpan Duration,
-    int Repeat,
+    RepeatRule Repeats,
     int JsonItems,
     string BaselineTarget,
     string OutDirectory,
@@ -34,8 +34,15 @@ public sealed record RunOptions(
     CpuPin? Pin,
     string? CompareTo,
     double Threshold,
-    bool ServerHeader)
+    bool ServerHeader,
+    TimeSpan? FirstWarmup = null)
 {
+    /// <summary>The fewest repeats a cell gets (the count when the rule is fixed).</summary>
+    public int Repeat => Repeats.MinRepeat;
+
+    /// <summary>The warm-up of a target's first cell: the cold one, where the JIT compiles the most.</summary>
+    public TimeSpan ColdWarmup => FirstWarmup ?? Warmup;
+
     public int CellCount
     {
         get
@@ -46,6 +53,10 @@ public sealed record RunOptions(
         }
     }
 
-    /// <summary>Seconds of load the run will put on, without start-up and verification.</summary>
-    public double LoadSeconds => CellCount * (Warmup.TotalSeconds + Repeat * Duration.TotalSeconds);
+    /// <summary>Seconds of load the run will put on at the fewest repeats, without start-up and verification.</summary>
+    public double LoadSeconds => CellCount * (Warmup.TotalSeconds + Repeats.MinRepeat * Duration.TotalSeconds)
+        + (CellCount > 0 ? Targets.Count * (ColdWarmup - Warmup).TotalSeconds : 0);
+
+    /// <summary>Seconds of load if every cell went to the repeat cap.</summary>
+    public double MaxLoadSeconds => LoadSeconds + CellCount * (Repeats.MaxRepeat - Repeats.MinRepeat) * Duration.TotalSeconds;
 }

@@ -13,21 +13,16 @@ namespace Comparator.Running;
 /// <summary>Turns `run` arguments into <see cref="RunOptions"/>; every mistake is a UsageException with one line.</summary>
 public static class RunOptionsParser
 {
-    public static readonly string[] ValueOptions =
-    {
-        "--targets", "--target", "--endpoints", "--sizes", "--concurrency", "--keep-alive", "--warmup", "--duration",
-        "--repeat", "--baseline-target", "--out", "--json-items", "--timeout", "--driver", "--pin", "--compare-to", "--threshold", "--server-header",
-    };
-
-    public static readonly string[] FlagOptions = { "--quick" };
-
     public const string DefaultSizes = "500,4KB,64KB";
     /// <summary>The Web API targets that serve as the ratio's denominator, best first (the design's baseline is webapi).</summary>
     public static readonly string[] BaselineCandidates = { "webapi", "webapi-selfhost" };
 
-    public static RunOptions Parse(IReadOnlyList<string> args, BuildLayout layout)
+    /// <summary>`run`'s arguments alone, as the command line defines them (<see cref="RunCommand.Define"/>).</summary>
+    public static RunOptions Parse(IReadOnlyList<string> args, BuildLayout layout) =>
+        Parse(new ArgumentReader(CommandLine.ParseOrThrow(RunCommand.Define(), args)), layout);
+
+    public static RunOptions Parse(ArgumentReader a, BuildLayout layout)
     {
-        var a = new ArgumentReader("run", args, ValueOptions, FlagOptions);
         var quick = a.Flag("--quick");
 
         var (targets, unavailable) = Targets(a);
@@ -35,7 +30,7 @@ public static class RunOptionsParser
             .Select(name => Endpoints.Find(name) ?? throw new UsageException(
                 $"run: unknown endpoint '{name}'; endpoints: {string.Join(", ", Endpoints.All.Select(e => e.Name))}"))
             .Distinct().ToList();
-        var sizes = List(a.Value("--sizes") ?? DefaultSizes).Select(s => ParsePayload(s, layout.PayloadDirectory)).ToList();
+        var sizes = List(ExpandSweep(a.Value("--sizes") ?? DefaultSizes)).Select(s => ParsePayload(s, layout.PayloadDirectory)).ToList();
         var concurrency = List(a.Value("--concurrency") ?? "100").Select(c => PositiveInt("--concurrency", c, 10_000)).Distinct().ToList();
         var keepAlive = (a.Value("--keep-alive") ?? "true") switch
         {
@@ -43,9 +38,13 @@ public static class RunOptionsParser
             "false" => false,
             var other => throw new UsageException($"run: --keep-alive takes true or false, not '{other}'"),
         };
-        var warmup = Duration("--warmup", a.Value("--warmup") ?? (quick ? "0.5s" : "2s"), allowZero: true);
-        var duration = Duration("--duration", a.Value("--duration") ?? (quick ? "1s" : "4s"), allowZero: false);
-        var repeat = PositiveInt("--repeat", a.Value("--repeat") ?? (quick ? "1" : "3"), 100);
+        var warmup = Duration("--warmup", a.Value("--warmup") ?? (quick ? QuickWarmup : DefaultWarmup), allowZero: true);
+        // The cold cell's warm-up: measured JIT time; an explicit --warmup alone sets both.
+        var firstWarmup = a.Value("--first-warmup") is string fw ? Duration("--first-warmup", fw, allowZero: true)
+            : a.Value("--warmup") is not null ? warmup
+            : Duration("--first-warmup", quick ? QuickFirstWarmup : DefaultFirstWarmup, allowZero: true);
+        var duration = Duration("--duration", a.Value("--duration") ?? (quick ? "1s" : DefaultDuration), allowZero: false);
+        var repeats = Repeats(a, quick);
         var jsonItems = a.Value("--json-items") is string j
             ? (JsonSample.TryParseItems(j, out var n) ? n : throw new UsageException($"run: --json-items takes 0 to {JsonSample.MaxItems}, not '{j}'"))
             : JsonSample.DefaultItems;
@@ -58,27 +57,87 @@ public static class RunOptionsParser
         if (targets.All(t => t.Name != baseline))
             throw new UsageException($"run: --baseline-target '{baseline}' is not one of the targets ({string.Join(", ", targets.Select(t => t.Name))})");
 
-        return new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeat, jsonItems,
+        return new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeats, jsonItems,
             baseline, a.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results"), timeout,
             Drivers.DriverCatalog.Resolve(a.Value("--driver")), CpuPin.Parse(a.Value("--pin")),
-            a.Value("--compare-to"), DiffCommand.ParseThreshold(a.Value("--threshold") ?? "5%"), a.OnOff("--server-header"));
+            a.Value("--compare-to"), DiffCommand.ParseThreshold(a.Value("--threshold") ?? "5%"), a.OnOff("--server-header"), firstWarmup);
     }
 
+    /// <summary>Warm-up before every cell (the JIT has compiled the common path by then; this covers the endpoint's own code).</summary>
+    public const string DefaultWarmup = "1s";
+    /// <summary>Warm-up of a target's first, cold cell: measured time for requests/s to level off after a cold start.</summary>
+    public const string DefaultFirstWarmup = "5s";
+    public const string DefaultDuration = "2s";
+    private const string QuickWarmup = "0.5s";
+    private const string QuickFirstWarmup = "1s";
+
+    /// <summary>
+    /// --repeat N: exactly N repeats. Otherwise rounds until every target's CV of requests/s is at
+    /// most --precision (default 5%), at least 3 and at most --max-repeat (default 6). --quick: 1.
+    /// </summary>
+    private static RepeatRule Repeats(ArgumentReader a, bool quick)
+    {
+        var precision = a.Value("--precision") is string p ? ParsePrecision(p) : RepeatRule.DefaultPrecision;
+        var fixedCount = a.Value("--repeat");
+        var max = a.Value("--max-repeat");
+        if (fixedCount is not null && max is not null)
+            throw new UsageException("run: use --repeat N (a fixed count) or --max-repeat N (repeat until --precision), not both");
+        if (fixedCount is not null)
+        {
+            var n = PositiveInt("--repeat", fixedCount, 100);
+            return new RepeatRule(n, n, precision);
+        }
+        if (max is not null)
+        {
+            var cap = PositiveInt("--max-repeat", max, 100);
+            return new RepeatRule(Math.Min(RepeatRule.DefaultMinRepeat, cap), cap, precision);
+        }
+        return quick ? new RepeatRule(1, 1, precision) : new RepeatRule(RepeatRule.DefaultMinRepeat, RepeatRule.DefaultMaxRepeat, precision);
+    }
+
+    /// <summary>"5%" or "5": a percentage above 0 and at most 100, as a fraction.</summary>
+    public static double ParsePrecision(string raw)
+    {
+        var text = raw.Trim();
+        if (text.EndsWith('%')) text = text[..^1].TrimEnd();
+        return double.TryParse(text, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var percent) && percent > 0 && percent <= 100
+            ? percent / 100
+            : throw new UsageException($"run: --precision takes a percentage above 0 and at most 100 such as 5% or 2.5, not '{raw}'");
+    }
+
+    /// <summary>
+    /// The targets we start (--targets, or the default when neither option is given) and then the
+    /// services already running (every --target NAME=URL), measured side by side.
+    /// </summary>
     private static (List<TargetPlan>, List<TargetDefinition>) Targets(ArgumentReader a)
     {
-        if (a.Value("--target") is string external)
+        var external = a.Values("--target").Select(ExternalTarget.Parse).Select(t => new TargetPlan(t.Name, null, t.BaseUrl)).ToList();
+        var builtList = a.Value("--targets");
+        var plans = new List<TargetPlan>();
+        var unavailable = new List<TargetDefinition>();
+        if (builtList is not null || external.Count == 0)
         {
-            if (a.Value("--targets") is not null) throw new UsageException("run: use --targets or --target NAME=URL, not both");
-            var plans = List(external).Select(ExternalTarget.Parse).Select(t => new TargetPlan(t.Name, null, t.BaseUrl)).ToList();
-            return (plans, new List<TargetDefinition>());
+            // No --targets: the default pair (WCF against Web API); --targets all: every target that runs here.
+            var error = "";
+            var resolved = builtList is not null ? TargetCatalog.Resolve(builtList, out error) : TargetCatalog.DefaultRunTargets;
+            if (error.Length > 0) throw new UsageException("run: " + error);
+            plans.AddRange(resolved.Select(t => new TargetPlan(t.Name, t, null)));
+            if (builtList is null) unavailable.AddRange(TargetCatalog.All.Where(t => !t.IsAvailable));
         }
-        // No --targets: the default pair (WCF against Web API); --targets all: every target that runs here.
-        var error = "";
-        var resolved = a.Value("--targets") is string list ? TargetCatalog.Resolve(list, out error) : TargetCatalog.DefaultRunTargets;
-        if (error.Length > 0) throw new UsageException("run: " + error);
-        var unavailable = a.Value("--targets") is null ? TargetCatalog.All.Where(t => !t.IsAvailable).ToList() : new List<TargetDefinition>();
-        return (resolved.Select(t => new TargetPlan(t.Name, t, null)).ToList(), unavailable);
+        foreach (var t in external)
+        {
+            if (plans.Any(p => p.Name == t.Name))
+                throw new UsageException($"run: two targets are named '{t.Name}'; give each --target NAME=URL a name of its own");
+            plans.Add(t);
+        }
+        return (plans, unavailable);
     }
+
+    /// <summary>"sweep" in a --sizes list stands for the payload-size study's sizes, 64B to 4MB in x4 steps.</summary>
+    public static string ExpandSweep(string raw) => string.Join(',', List(raw).SelectMany(item =>
+        item.Equals(PayloadCatalogue.SweepName, StringComparison.OrdinalIgnoreCase)
+            ? PayloadCatalogue.SweepSizes.Select(b => b.ToString(CultureInfo.InvariantCulture))
+            : new[] { item }));
 
     private static IEnumerable<string> List(string raw) =>
         raw.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);

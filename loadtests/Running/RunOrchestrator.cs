@@ -61,6 +61,7 @@ public sealed class RunOrchestrator
             var total = _options.CellCount;
             var done = cells.Count;
             var perCell = _options.Warmup.TotalSeconds + _options.Repeat * _options.Duration.TotalSeconds;
+            var cold = true;
             foreach (var planned in PlannedCells())
             {
                 if (cancellationToken.IsCancellationRequested || active.Count == 0) break;
@@ -82,8 +83,12 @@ public sealed class RunOrchestrator
 
                 _progress.CellStarted(done, total, $"{label} ({string.Join(", ", participants.Select(p => p.Target.Plan.Name))})",
                     (total - done + participants.Count) * perCell);
+                var names = participants.Select(p => p.Target.Plan.Name).ToList();
                 var repeats = await new CellMeasurer(driver, _options).MeasureInterleavedAsync(
-                    participants.Select(p => (p.Request, p.Target.Running?.ProcessId)).ToList(), concurrency, cancellationToken);
+                    participants.Select(p => (p.Request, p.Target.Running?.ProcessId)).ToList(), concurrency, cancellationToken, cold,
+                    rounds => _progress.RoundFinished(label, rounds[0].Count, string.Join(", ", rounds.Select((r, i) =>
+                        string.Create(CultureInfo.InvariantCulture, $"{names[i]} cv {100 * Statistics.CoefficientOfVariation(r.Select(m => m.RequestsPerSecond).ToList()):0.0}%")))));
+                cold = false;
                 for (var i = 0; i < participants.Count; i++)
                 {
                     var cell = Measured(participants[i].Target.Plan, planned, repeats[i]);
@@ -159,7 +164,8 @@ public sealed class RunOrchestrator
         if (repeats.Count == 0) return NotMeasured(plan, c, "stopped before a repeat completed");
         return new CellResult(Key(plan, c), RuntimeOf(plan), c.Payload.Spec.Label, _options.KeepAlive, repeats,
             CellMeasurer.MedianRepeat(repeats), repeats.Min(r => r.RequestsPerSecond), repeats.Max(r => r.RequestsPerSecond),
-            repeats.Sum(r => r.Failed), repeats.Sum(r => r.Non2xx), CellFlags.For(repeats, Environment.ProcessorCount), null);
+            repeats.Sum(r => r.Failed), repeats.Sum(r => r.Non2xx), CellFlags.For(repeats, Environment.ProcessorCount, _options.Repeats.Precision), null,
+            Statistics.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()));
     }
 
     private CellResult NotMeasured(TargetPlan plan, (EndpointSpec Endpoint, Payload Payload, int Concurrency, ILoadDriver Driver) c, string reason,
@@ -171,12 +177,12 @@ public sealed class RunOrchestrator
 
     private static TargetInfo Info(TargetPlan plan, string? baseUrl, string? notMeasured) => plan.Definition is TargetDefinition d
         ? new TargetInfo(plan.Name, d.Stack, d.Runtime, d.Server, baseUrl, false, notMeasured is null, notMeasured)
-        : new TargetInfo(plan.Name, "external service", "unknown", "unknown", baseUrl, true, notMeasured is null, notMeasured);
+        : new TargetInfo(plan.Name, $"external service at {baseUrl}", "unknown", "unknown", baseUrl, true, notMeasured is null, notMeasured);
 
     private static string Outcome(CellResult cell)
     {
         if (cell.Summary is not { } s) return "not measured: " + cell.NotMeasuredReason;
-        var text = string.Create(CultureInfo.InvariantCulture, $"{s.RequestsPerSecond:0} req/s, p99 {s.LatencyP99Ms:0.0} ms");
+        var text = string.Create(CultureInfo.InvariantCulture, $"{s.RequestsPerSecond:0} req/s (cv {100 * (cell.RpsCv ?? 0):0.0}% over {cell.Repeats.Count}), p99 {s.LatencyP99Ms:0.0} ms");
         return cell.Flags.Count > 0 ? text + " [" + string.Join(", ", cell.Flags) + "]" : text;
     }
 
@@ -195,5 +201,8 @@ public sealed class RunOrchestrator
         _options.Pin?.ToString(),
         MachineDescription.Current(),
         _options.ServerHeader,
-        RunSpec.Interleaved);
+        RunSpec.Interleaved,
+        _options.Repeats.Precision * 100,
+        _options.Repeats.MaxRepeat,
+        _options.ColdWarmup.TotalSeconds);
 }

@@ -26,8 +26,13 @@ public sealed class SpectreProgress : IRunProgress
 
     public void Message(string line) => AnsiConsole.MarkupLine(Markup.Escape(line));
 
+    private string _cell = "";
+
     public void CellStarted(int index, int total, string label, double secondsLeft) =>
-        _task.Description = Markup.Escape($"[{index}/{total}] {label}");
+        _task.Description = Markup.Escape(_cell = $"[{index}/{total}] {label}");
+
+    public void RoundFinished(string label, int repeats, string detail) =>
+        _task.Description = Markup.Escape($"{_cell} repeat {repeats}: {detail}");
 
     public void CellFinished(string label, string outcome)
     {

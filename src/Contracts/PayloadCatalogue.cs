@@ -17,6 +17,14 @@ namespace Comparator.Contracts
         /// <summary>The standard sizes: 500 B (the body of the original WCF vs Web API study), 4 KiB, 64 KiB, 1 MiB.</summary>
         public static IReadOnlyList<int> StandardSizes { get; } = new[] { 500, 4 * 1024, 64 * 1024, 1024 * 1024 };
 
+        /// <summary>
+        /// The payload-size study (--sizes sweep): 64 B to 4 MiB in x4 steps, log-spaced so that a
+        /// curve's bend shows on a log axis: 64B, 256B, 1KB, 4KB, 16KB, 64KB, 256KB, 1MB, 4MB.
+        /// </summary>
+        public static IReadOnlyList<long> SweepSizes { get; } = new long[] { 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304 };
+
+        public const string SweepName = "sweep";
+
         public static string FileName(int sizeBytes) => "payload-" + SizeLabel(sizeBytes) + ".txt";
 
         /// <summary>500B, 4KB, 64KB, 1MB: the label used in file names and reports (binary units).</summary>

@@ -49,7 +49,9 @@ public sealed class ContractHandler
                     response.StatusCode = 200;
                     response.ContentType = ContentTypes.Binary;
                     response.SendChunked = true;
-                    await request.InputStream.CopyToAsync(response.OutputStream, 16 * 1024);
+                    // Stream.CopyTo's default buffer (81,920 bytes), as the framework targets copy: every
+                    // write becomes a chunk, and on Mono's listener a write costs far more than its bytes.
+                    await request.InputStream.CopyToAsync(response.OutputStream);
                     response.Close();
                     break;
                 case Routes.Time:

@@ -16,6 +16,9 @@ namespace Comparator.WcfClassicService.Transport
     /// </summary>
     internal static class ReplyWriter
     {
+        /// <summary>Stream.CopyTo's default buffer: what webapi-selfhost and httplistener-mono write a streamed body in.</summary>
+        private const int StreamCopyBufferSize = 81920;
+
         public static void Write(HttpListenerContext context, Message reply, MessageEncoder encoder)
         {
             var response = context.Response;
@@ -48,7 +51,12 @@ namespace Comparator.WcfClassicService.Transport
                 else
                 {
                     response.SendChunked = true;
-                    encoder.WriteMessage(reply, response.OutputStream);
+                    // The listener makes every write a chunk, and the encoder writes a raw body in small
+                    // pieces; gather them as Stream.CopyTo does for the other Mono targets (81,920 bytes),
+                    // so the chunk framing is the framework's choice of content, not this transport's.
+                    var gathered = new BufferedStream(response.OutputStream, StreamCopyBufferSize); // not disposed: Close ends the response
+                    encoder.WriteMessage(reply, gathered);
+                    gathered.Flush();
                 }
                 response.Close();
             }

@@ -1,0 +1,23 @@
+using System.Globalization;
+using Comparator.Results;
+
+namespace Comparator.Reports;
+
+/// <summary>Sentences about a run's settings that more than one renderer prints.</summary>
+public static class SpecText
+{
+    /// <summary>
+    /// "first-cell warm-up 5 s, then 1 s per cell (discarded); 3 to 4 repeats of 2 s until the CV of
+    /// requests/s is at most 5%". Runs saved before the precision loop had a fixed repeat count.
+    /// </summary>
+    public static string Timing(RunSpec s)
+    {
+        var warmup = s.FirstWarmupSeconds is double first && first != s.WarmupSeconds
+            ? string.Create(CultureInfo.InvariantCulture, $"warm-up {first:0.###} s before the first cell, {s.WarmupSeconds:0.###} s before each later one (discarded)")
+            : string.Create(CultureInfo.InvariantCulture, $"warm-up {s.WarmupSeconds:0.###} s per cell (discarded)");
+        var repeats = s.PrecisionPercent is double precision && s.MaxRepeat is int max && max > s.Repeat
+            ? string.Create(CultureInfo.InvariantCulture, $"{s.Repeat} to {max} repeats of {s.DurationSeconds:0.###} s, until the CV of every target's requests/s is at most {precision:0.#}%")
+            : string.Create(CultureInfo.InvariantCulture, $"{s.Repeat} repeat(s) of {s.DurationSeconds:0.###} s");
+        return warmup + "; " + repeats;
+    }
+}

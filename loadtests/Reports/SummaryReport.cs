@@ -1,0 +1,52 @@
+using System.Collections.Generic;
+using System.Globalization;
+using System.Linq;
+using System.Text;
+using Comparator.Results;
+
+namespace Comparator.Reports;
+
+/// <summary>
+/// summary.md: the verdict and one chart, at most <see cref="MaxLines"/> lines, to paste into a
+/// review or a pull request. Sizes are dropped first when the verdict is longer (their endpoint's
+/// line still gives the crossover and the ratio from smallest to largest size; report.md has all).
+/// </summary>
+public static class SummaryReport
+{
+    public const int MaxLines = 40;
+
+    /// <param name="chart">The chart to show, relative to the run directory (charts/throughput.png), or null.</param>
+    public static string Render(RunResult run, string? chart)
+    {
+        var head = new List<string>
+        {
+            "# WCF or Web API: verdict of the run of " + run.StartedAt.ToString("u", CultureInfo.InvariantCulture) + (run.Partial ? " (PARTIAL)" : ""),
+            "",
+        };
+        var tail = new List<string>();
+        if (chart is not null) tail.AddRange(new[] { "", $"![{System.IO.Path.GetFileNameWithoutExtension(chart)}]({chart})" });
+        tail.Add("");
+        tail.Add("Full figures: report.md and report.html in this directory.");
+
+        var lines = Verdict.Build(run);
+        var body = Lines(Verdict.ToMarkdown(lines));
+        if (head.Count + body.Count + tail.Count > MaxLines)
+        {
+            var withoutSizes = lines.Where(l => l.Kind != VerdictLineKind.Size).ToList();
+            body = Lines(Verdict.ToMarkdown(withoutSizes));
+            body.Add("");
+            body.Add("(per-size lines left out to stay short: see report.md)");
+        }
+        var room = MaxLines - head.Count - tail.Count;
+        if (body.Count > room)
+        {
+            var left = body.Count - (room - 1);
+            body = body.Take(room - 1).Append($"({left.ToString(CultureInfo.InvariantCulture)} more lines in report.md)").ToList();
+        }
+        var md = new StringBuilder();
+        foreach (var line in head.Concat(body).Concat(tail)) md.Append(line).Append('\n');
+        return md.ToString();
+    }
+
+    private static List<string> Lines(string text) => text.TrimEnd('\n', '\r').Split('\n').Select(l => l.TrimEnd('\r')).ToList();
+}

@@ -1,0 +1,321 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.Linq;
+using System.Net;
+using System.Text;
+using Comparator.Results;
+using Comparator.Running;
+
+namespace Comparator.Reports;
+
+/// <summary>What a line of the verdict is: a pair's heading, its reading note, an endpoint, a size under it, a caution.</summary>
+public enum VerdictLineKind { Pair, Note, Endpoint, Size, CautionHeading, Caution }
+
+public sealed record VerdictLine(VerdictLineKind Kind, string Text);
+
+/// <summary>
+/// The answer for an architecture review, on top of every report and last on the terminal: the
+/// baseline against each other target, per endpoint, across sizes: who leads in requests/s and by
+/// how much (or that the repeats overlap), where the lead changes hands as the payload grows
+/// (<see cref="Crossovers"/>), what it costs (server CPU per request, p99, wire bytes per
+/// response), and what the numbers cannot say (flagged cells, targets not measured, runtime or
+/// server differences and whether <see cref="Attribution"/>'s steps can split them off).
+/// Every sentence is built from the figures it shows; a lead is claimed only beyond the noise of
+/// both (every repeat of one above every repeat of the other), never on a failed or missing cell.
+/// </summary>
+public static class Verdict
+{
+    /// <summary>The flags that limit what a figure can say, with what each means for the verdict.</summary>
+    private static (string Flag, string Meaning)[] LimitsOf(RunSpec spec) => new[]
+    {
+        (CellFlags.ClientBound, "the driver used 90% or more of a core, the figures may measure the driver"),
+        (CellFlags.MachineBound, "driver and server together used 90% or more of all cores, the machine may cap both"),
+        (CellFlags.Noisy, spec.PrecisionPercent is double p
+            ? $"the CV of req/s stayed above the asked {p.ToString("0.#", CultureInfo.InvariantCulture)}% at the repeat cap, a small gap there is no lead"
+            : "req/s varied across repeats beyond the noise limit, a small gap there is no lead"),
+    };
+
+    private static readonly string[] Limits = { CellFlags.ClientBound, CellFlags.MachineBound, CellFlags.Noisy };
+
+    /// <summary>Attribution's steps that change only the runtime and server (same application code on both sides).</summary>
+    private static readonly (string From, string To)[] RuntimeSteps =
+    {
+        ("webapi-selfhost", "webapi-kestrel"), ("webapi", "webapi-kestrel"), ("httplistener-mono", "httplistener"),
+    };
+
+    public static IReadOnlyList<VerdictLine> Build(RunResult run)
+    {
+        var lines = new List<VerdictLine>();
+        var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
+        var cells = run.Cells.Where(c => c.Key.Driver == driver).ToList();
+        var baseline = run.Spec.BaselineTarget;
+        var targetNames = run.Targets.Select(t => t.Name).Concat(cells.Select(c => c.Key.Target)).Distinct().ToList();
+        var others = targetNames.Where(t => t != baseline && cells.Any(c => c.Key.Target == t && c.Summary is not null)).ToList();
+        var baseInfo = run.Targets.FirstOrDefault(t => t.Name == baseline);
+        var crossovers = Crossovers.Find(run);
+        var endpoints = run.Spec.Endpoints.Concat(cells.Select(c => c.Key.Endpoint)).Distinct().ToList();
+        var concurrencies = cells.Select(c => c.Key.Concurrency).Distinct().OrderBy(c => c).ToList();
+
+        if (baseInfo is { Measured: false } || !cells.Any(c => c.Key.Target == baseline && c.Summary is not null))
+            lines.Add(new(VerdictLineKind.Pair, $"No verdict: the baseline {baseline} was not measured" +
+                (baseInfo?.NotMeasuredReason is string why ? $" ({why})" : "")));
+        else if (others.Count == 0)
+            lines.Add(new(VerdictLineKind.Pair, $"No verdict: {baseline} is the only target measured in this run"));
+        else
+        {
+            foreach (var other in others)
+            {
+                lines.Add(new(VerdictLineKind.Pair, $"{other} against {baseline} (baseline)"));
+                var repeats = cells.Where(c => c.Key.Target is var t && (t == other || t == baseline) && c.Summary is not null).Select(c => c.Repeats.Count).DefaultIfEmpty(0);
+                lines.Add(new(VerdictLineKind.Note,
+                    $"Figures are {other} vs {baseline} (median repeat of {repeats.Min()}" + (repeats.Max() != repeats.Min() ? $" to {repeats.Max()}" : "") +
+                    $", driver {driver}); ratios are {other}/{baseline}; a lead counts only when every repeat of one beat every repeat of the other in req/s."));
+                foreach (var endpoint in endpoints)
+                foreach (var conc in concurrencies)
+                {
+                    var group = cells.Where(c => c.Key.Endpoint == endpoint && c.Key.Concurrency == conc && (c.Key.Target == other || c.Key.Target == baseline)).ToList();
+                    if (group.Count == 0) continue;
+                    var label = endpoint + (concurrencies.Count > 1 ? $" c={conc}" : "");
+                    var sizes = group.Select(c => (c.Key.SizeBytes, c.SizeLabel)).Distinct().OrderBy(s => s.SizeBytes).ToList();
+                    string SizeText(CellResult? a, CellResult? b) => Compare(baseline, a, other, b);
+                    CellResult? Cell(string t, long size) => group.FirstOrDefault(c => c.Key.Target == t && c.Key.SizeBytes == size);
+                    if (sizes.Count == 1)
+                    {
+                        var size = sizes[0];
+                        var at = HasSize(endpoint) ? $"{label} {size.SizeLabel}" : label;
+                        lines.Add(new(VerdictLineKind.Endpoint, $"{at}: {SizeText(Cell(baseline, size.SizeBytes), Cell(other, size.SizeBytes))}"));
+                        continue;
+                    }
+                    var crossover = crossovers.FirstOrDefault(x => x.Endpoint == endpoint && x.Concurrency == conc && x.Baseline == baseline && x.Other == other);
+                    lines.Add(new(VerdictLineKind.Endpoint, label + ": " + Curve(crossover, baseline, other, sizes.Select(s => (s.SizeLabel, Cell(baseline, s.SizeBytes), Cell(other, s.SizeBytes))).ToList())));
+                    foreach (var size in sizes)
+                        lines.Add(new(VerdictLineKind.Size, $"{size.SizeLabel}: {SizeText(Cell(baseline, size.SizeBytes), Cell(other, size.SizeBytes))}"));
+                }
+            }
+        }
+
+        var cautions = Cautions(run, cells, baseline, others).ToList();
+        if (cautions.Count > 0)
+        {
+            lines.Add(new(VerdictLineKind.CautionHeading, "What these numbers cannot say"));
+            lines.AddRange(cautions.Select(c => new VerdictLine(VerdictLineKind.Caution, c)));
+        }
+        return lines;
+    }
+
+    /// <summary>One size of a pair: the lead or the noise, with the ratio and its range over repeats, then the costs and the flags.</summary>
+    public static string Compare(string baseline, CellResult? a, string other, CellResult? b)
+    {
+        if (a?.Summary is null || b?.Summary is null)
+        {
+            var missing = new[] { (baseline, a), (other, b) }.Where(x => x.Item2?.Summary is null).ToList();
+            return string.Join("; ", missing.Select(m => $"not measured on {m.Item1}" + (m.Item2?.NotMeasuredReason is string why ? $" ({why})" : ""))) + ": no verdict";
+        }
+        if (a.FailedTotal > 0 || b.FailedTotal > 0)
+            return string.Join("; ", new[] { (baseline, a), (other, b) }.Where(x => x.Item2.FailedTotal > 0)
+                .Select(x => $"failed on {x.Item1} ({x.Item2.FailedTotal.ToString(CultureInfo.InvariantCulture)} failed requests)")) + ": no verdict";
+
+        var ratesA = a.Repeats.Select(r => r.RequestsPerSecond).ToList();
+        var ratesB = b.Repeats.Select(r => r.RequestsPerSecond).ToList();
+        var ra = a.Summary.RequestsPerSecond;
+        var rb = b.Summary.RequestsPerSecond;
+        var leader = Crossovers.Leader(baseline, ratesA, other, ratesB);
+        var ratio = ra > 0 ? X(rb / ra) : "n/a";
+        var range = ratesA.Max() > 0 && ratesA.Min() > 0 ? $"{X(ratesB.Min() / ratesA.Max())}..{X(ratesB.Max() / ratesA.Min())}" : "n/a";
+        var text = new StringBuilder(ratesA.Count < 2 || ratesB.Count < 2
+            ? $"one repeat, noise unknown, so no lead claimed: {ratio} req/s ({N(rb, "0")} vs {N(ra, "0")})"
+            : leader is null
+            ? $"within noise, {ratio} req/s (repeats overlap: {range}; {N(rb, "0")} vs {N(ra, "0")})"
+            : $"{leader} leads, {ratio} req/s ({range} over repeats; {N(rb, "0")} vs {N(ra, "0")})");
+        var ca = a.Summary.ServerCpuUsPerRequest;
+        var cb = b.Summary.ServerCpuUsPerRequest;
+        text.Append(ca is double x && cb is double y ? $"; server CPU {N(y, "0.0")} vs {N(x, "0.0")} µs/req ({(x > 0 ? X(y / x) : "n/a")})" : "; server CPU n/a");
+        var pa = a.Summary.LatencyP99Ms;
+        var pb = b.Summary.LatencyP99Ms;
+        text.Append($"; p99 {Ms(pb)} vs {Ms(pa)} ms ({(pa > 0 ? X(pb / pa) : "n/a")})");
+        text.Append($"; {WireBytes(b)} vs {WireBytes(a)} per response");
+        var flags = Limits.Select(f => (f, onA: a.Flags.Contains(f), onB: b.Flags.Contains(f)))
+            .Where(f => f.onA || f.onB).Select(f => $"{f.f}: {(f.onA && f.onB ? "both" : f.onA ? baseline : other)}").ToList();
+        if (flags.Count > 0) text.Append(" [").Append(string.Join("; ", flags)).Append(']');
+        return text.ToString();
+    }
+
+    /// <summary>An endpoint across sizes: Crossovers' sentence, then how the req/s ratio moves from the smallest to the largest size with a verdict.</summary>
+    private static string Curve(Crossover? crossover, string baseline, string other, IReadOnlyList<(string Size, CellResult? A, CellResult? B)> sizes)
+    {
+        var usable = sizes.Where(s => s.A?.Summary is { RequestsPerSecond: > 0 } && s.B?.Summary is not null && s.A.FailedTotal == 0 && s.B.FailedTotal == 0).ToList();
+        if (crossover is null || usable.Count == 0) return $"no size measured without failures on both {other} and {baseline}: no verdict";
+        // Crossovers counts a single repeat as its whole spread; a verdict for a review does not claim a lead from one window.
+        var sentence = usable.Any(s => s.A!.Repeats.Count < 2 || s.B!.Repeats.Count < 2)
+            ? "one repeat per cell, noise unknown, so no lead claimed"
+            : crossover.Sentence()[(crossover.Endpoint.Length + 2)..];
+        if (usable.Count == 1) return sentence;
+        string R((string Size, CellResult? A, CellResult? B) s) => $"{X(s.B!.Summary!.RequestsPerSecond / s.A!.Summary!.RequestsPerSecond)} at {s.Size}";
+        return $"{sentence}; {other}/{baseline} req/s {R(usable[0])} to {R(usable[^1])}";
+    }
+
+    private static IEnumerable<string> Cautions(RunResult run, IReadOnlyList<CellResult> cells, string baseline, IReadOnlyList<string> others)
+    {
+        var pairTargets = new[] { baseline }.Concat(others).ToList();
+        foreach (var (flag, meaning) in LimitsOf(run.Spec))
+        {
+            var flagged = pairTargets.Select(t => (t, where: string.Join("; ", cells.Where(c => c.Key.Target == t && c.Flags.Contains(flag))
+                    .GroupBy(c => c.Key.Endpoint).Select(g => g.Key + (HasSize(g.Key) ? " " + string.Join(", ", g.OrderBy(c => c.Key.SizeBytes).Select(c => c.SizeLabel).Distinct()) : "")))))
+                .Where(x => x.where.Length > 0).ToList();
+            if (flagged.Count > 0) yield return $"{flag} ({meaning}): " + string.Join(" | ", flagged.Select(f => $"{f.t}: {f.where}"));
+        }
+        var single = cells.Count(c => pairTargets.Contains(c.Key.Target) && c.Summary is not null && c.Repeats.Count < 2);
+        if (single > 0)
+            yield return $"one repeat only in {single.ToString(CultureInfo.InvariantCulture)} cell(s): their noise is unknown, so no lead is claimed there; measure with --repeat 3 or more (not --quick).";
+        foreach (var t in run.Targets.Where(t => !t.Measured))
+            yield return $"not measured: {t.Name} ({t.Runtime}, {t.Server}): {t.NotMeasuredReason ?? "no reason recorded"}";
+        var failed = cells.Where(c => pairTargets.Contains(c.Key.Target) && c.Summary is not null && c.FailedTotal > 0).ToList();
+        if (failed.Count > 0)
+            yield return "failed requests, so no verdict there: " + string.Join("; ", failed.Select(c => $"{c.Key.Target} {c.Key.Endpoint}{(HasSize(c.Key.Endpoint) ? " " + c.SizeLabel : "")} ({c.FailedTotal.ToString(CultureInfo.InvariantCulture)})"));
+        var a = run.Targets.FirstOrDefault(t => t.Name == baseline);
+        if (a is null) yield break;
+        foreach (var other in others)
+        {
+            var b = run.Targets.FirstOrDefault(t => t.Name == other);
+            if (b is null) continue;
+            var sameRuntime = a.Runtime == b.Runtime;
+            var sameHost = Host(a.Server) == Host(b.Server);
+            if (sameRuntime && sameHost)
+            {
+                yield return $"{other} and {baseline} both run on {a.Runtime} over {Host(a.Server)}: the gap is between the frameworks, not the runtime or host.";
+                continue;
+            }
+            var differ = !sameRuntime && !sameHost ? "runtime and server" : !sameRuntime ? "runtime" : "server";
+            yield return $"{other} runs on {b.Runtime} / {b.Server}, {baseline} on {a.Runtime} / {a.Server}: the gap mixes the framework with the {differ}. " + Split(run, cells, a, b);
+        }
+    }
+
+    /// <summary>How much of the pair's server CPU gap Attribution's runtime+server step accounts for, or which targets would tell.</summary>
+    private static string Split(RunResult run, IReadOnlyList<CellResult> cells, TargetInfo a, TargetInfo b)
+    {
+        double? Cpu(string target, CellResult like) => cells.FirstOrDefault(c => c.Key.Target == target && c.Key.Endpoint == like.Key.Endpoint &&
+            c.Key.SizeBytes == like.Key.SizeBytes && c.Key.Concurrency == like.Key.Concurrency && c.FailedTotal == 0)?.Summary?.ServerCpuUsPerRequest;
+        foreach (var (from, to) in RuntimeSteps)
+        {
+            var fromInfo = run.Targets.FirstOrDefault(t => t.Name == from);
+            var toInfo = run.Targets.FirstOrDefault(t => t.Name == to);
+            if (fromInfo is null || toInfo is null) continue;
+            // Orient the pair's gap as the step is: the target on the step's "from" runtime minus the one on its "to" runtime.
+            var (high, low) = a.Runtime == fromInfo.Runtime && b.Runtime == toInfo.Runtime ? (a, b)
+                : b.Runtime == fromInfo.Runtime && a.Runtime == toInfo.Runtime ? (b, a) : (b, a);
+            var oriented = high.Runtime == fromInfo.Runtime && low.Runtime == toInfo.Runtime;
+            var pairs = cells.Where(c => c.Key.Target == high.Name).Select(c => (step: Cpu(from, c) - Cpu(to, c), gap: Cpu(high.Name, c) - Cpu(low.Name, c)))
+                .Where(p => p.step.HasValue && p.gap.HasValue).Select(p => (step: p.step!.Value, gap: p.gap!.Value)).ToList();
+            if (pairs.Count == 0) continue;
+            var step = Median(pairs.Select(p => p.step));
+            var gap = Median(pairs.Select(p => p.gap));
+            var share = oriented && gap > 0 && step > 0 ? $": about {N(100 * step / gap, "0")}% of the gap is runtime and host rather than framework" : "";
+            return $"Attribution's runtime+server step {from} − {to} is {N(step, "+0.0;-0.0;0.0")} µs/req of server CPU against a gap {high.Name} − {low.Name} of " +
+                   $"{N(gap, "+0.0;-0.0;0.0")} µs/req (medians over {pairs.Count.ToString(CultureInfo.InvariantCulture)} cells){share}.";
+        }
+        var suggest = new[] { a.Name, b.Name, "webapi-selfhost", "webapi-kestrel" }.Distinct();
+        return $"This run cannot split them: it needs the same code on both runtimes, such as `--targets {string.Join(',', suggest)}` (Attribution's step webapi-selfhost − webapi-kestrel).";
+    }
+
+    public static string ToMarkdown(IReadOnlyList<VerdictLine> lines)
+    {
+        var md = new StringBuilder();
+        foreach (var line in lines)
+        {
+            switch (line.Kind)
+            {
+                case VerdictLineKind.Pair: md.AppendLine($"## Verdict: {line.Text}").AppendLine(); break;
+                case VerdictLineKind.Note: md.AppendLine(line.Text).AppendLine(); break;
+                case VerdictLineKind.Endpoint: md.AppendLine($"- **{Label(line.Text)}**{line.Text[Label(line.Text).Length..]}"); break;
+                case VerdictLineKind.Size: md.AppendLine($"  - {line.Text}"); break;
+                case VerdictLineKind.CautionHeading: md.AppendLine().AppendLine($"**{line.Text}**").AppendLine(); break;
+                default: md.AppendLine($"- {line.Text}"); break;
+            }
+        }
+        return md.ToString();
+    }
+
+    public static string ToText(IReadOnlyList<VerdictLine> lines)
+    {
+        var text = new StringBuilder();
+        foreach (var line in lines)
+        {
+            text.AppendLine(line.Kind switch
+            {
+                VerdictLineKind.Pair => "verdict: " + line.Text,
+                VerdictLineKind.CautionHeading => line.Text.ToLowerInvariant() + ":",
+                VerdictLineKind.Endpoint => "  " + line.Text,
+                VerdictLineKind.Size => "    " + line.Text,
+                VerdictLineKind.Caution => "  - " + line.Text,
+                _ => "  " + line.Text,
+            });
+        }
+        return text.ToString();
+    }
+
+    public static string ToHtml(IReadOnlyList<VerdictLine> lines)
+    {
+        string E(string s) => WebUtility.HtmlEncode(s);
+        var html = new StringBuilder("<section id=\"verdict\">");
+        var inList = false;
+        var inSizes = false;
+        void CloseSizes() { if (inSizes) { html.Append("</ul></li>"); inSizes = false; } }
+        void Close() { CloseSizes(); if (inList) { html.Append("</ul>"); inList = false; } }
+        for (var i = 0; i < lines.Count; i++)
+        {
+            var line = lines[i];
+            switch (line.Kind)
+            {
+                case VerdictLineKind.Pair: Close(); html.Append("<h2>Verdict: ").Append(E(line.Text)).Append("</h2>"); break;
+                case VerdictLineKind.Note: Close(); html.Append("<p class=\"note\">").Append(E(line.Text)).Append("</p>"); break;
+                case VerdictLineKind.CautionHeading: Close(); html.Append("<h3>").Append(E(line.Text)).Append("</h3>"); break;
+                case VerdictLineKind.Size:
+                    if (!inSizes) { html.Append("<ul>"); inSizes = true; }
+                    html.Append("<li>").Append(E(line.Text)).Append("</li>");
+                    break;
+                default:
+                    CloseSizes();
+                    if (!inList) { html.Append("<ul>"); inList = true; }
+                    var hasSizes = i + 1 < lines.Count && lines[i + 1].Kind == VerdictLineKind.Size;
+                    html.Append("<li>").Append(line.Kind == VerdictLineKind.Endpoint
+                        ? "<b>" + E(Label(line.Text)) + "</b>" + E(line.Text[Label(line.Text).Length..]) : E(line.Text));
+                    if (!hasSizes) html.Append("</li>");
+                    break;
+            }
+        }
+        Close();
+        return html.Append("</section>").ToString();
+    }
+
+    /// <summary>The CSS of the verdict block in report.html.</summary>
+    public const string Css =
+        "#verdict{border:2px solid #2a6;background:#f4fbf6;padding:.2em 1em .6em;margin:0 0 1.5em;font-size:14px}" +
+        "#verdict h2{margin:.4em 0 .2em}#verdict h3{margin:.6em 0 .2em}#verdict p.note{color:#555;margin:.2em 0}#verdict ul{margin:.2em 0;padding-left:1.4em}";
+
+    /// <summary>The endpoint (and size) an endpoint line starts with, before its first ": ".</summary>
+    private static string Label(string text) => text.IndexOf(": ", StringComparison.Ordinal) is var i and > 0 ? text[..i] : "";
+
+    private static bool HasSize(string endpoint) => Contracts.Endpoints.Find(endpoint)?.SendsBody == true;
+
+    /// <summary>The listener under a host, without how the target reaches it ("Mono HttpListener via ..." is Mono HttpListener).</summary>
+    private static string Host(string server) => server.Split(" via ", 2)[0];
+
+    private static string WireBytes(CellResult cell) =>
+        cell.Summary is { Requests: > 0 } s ? Bytes((double)s.BytesReceived / s.Requests) : "n/a";
+
+    private static string Bytes(double b) => b < 10 * 1024 ? N(b, "0") + " B" : b < 10 * 1024 * 1024 ? N(b / 1024, "0.0") + " KB" : N(b / 1024 / 1024, "0.00") + " MB";
+
+    private static string Ms(double ms) => N(ms, ms >= 100 ? "0" : ms >= 10 ? "0.0" : "0.00");
+
+    /// <summary>A ratio to two decimals, three where two would round a difference away to 1.00x.</summary>
+    private static string X(double ratio) => N(ratio, ratio != 1 && Math.Abs(ratio - 1) < 0.005 ? "0.000" : "0.00") + "x";
+
+    private static double Median(IEnumerable<double> values)
+    {
+        var v = values.OrderBy(x => x).ToList();
+        return v.Count % 2 == 1 ? v[v.Count / 2] : (v[v.Count / 2 - 1] + v[v.Count / 2]) / 2;
+    }
+
+    private static string N(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
+}

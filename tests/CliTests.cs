@@ -1,0 +1,128 @@
+using System;
+using System.IO;
+using System.Linq;
+using System.Threading.Tasks;
+using Comparator.Reports;
+using Comparator.Results;
+using Comparator.Running;
+using Comparator.Targets;
+using Xunit;
+
+namespace Comparator.Tests;
+
+/// <summary>The command line itself: help, options that accumulate, duplicates and typos, the default command.</summary>
+public sealed class CliTests : IDisposable
+{
+    private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-cli-");
+
+    public void Dispose() => _out.Delete(recursive: true);
+
+    [Theory]
+    [InlineData("run --help", "--targets", "--target", "--endpoints", "--sizes", "--concurrency", "--quick", "--compare-to")]
+    [InlineData("diff -h", "--threshold", "--from", "--to", "--out")]
+    [InlineData("soak -?", "--duration", "--concurrency", "--sizes")]
+    [InlineData("--help", "run", "serve", "verify", "soak", "bench-driver", "diff", "report", "targets", "payloads")]
+    [InlineData("-h", "run", "diff")]
+    [InlineData("help verify", "--targets", "--target")]
+    public async Task Help_exits_0_and_names_the_options(string args, params string[] expected)
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync(args.Split(' '));
+
+        Assert.True(exit == 0, $"exit {exit}\n{stderr}");
+        Assert.Equal("", stderr);
+        foreach (var name in expected) Assert.Contains(name, stdout);
+    }
+
+    [Fact]
+    public void Options_that_name_several_things_accumulate_over_repetitions_and_commas()
+    {
+        var layout = BuildLayout.Discover();
+        var options = RunOptionsParser.Parse(new[]
+        {
+            "--targets", "kestrel", "--target", "old=http://127.0.0.1:9/", "--target", "new=http://127.0.0.1:10/,other=http://127.0.0.1:11/",
+            "--endpoints", "time", "--endpoints", "json,echo-post", "--sizes", "500", "--sizes", "4KB,64KB", "--concurrency", "1", "--concurrency", "2,3",
+        }, layout);
+
+        Assert.Equal(new[] { "kestrel", "old", "new", "other" }, options.Targets.Select(t => t.Name));
+        Assert.Equal(new[] { false, true, true, true }, options.Targets.Select(t => t.IsExternal));
+        Assert.Equal(new[] { "time", "json", "echo-post" }, options.Endpoints.Select(e => e.Name));
+        Assert.Equal(new long[] { 500, 4096, 65536 }, options.Sizes.Select(s => s.Spec.Bytes));
+        Assert.Equal(new[] { 1, 2, 3 }, options.Concurrency);
+    }
+
+    [Fact]
+    public async Task Repeated_endpoints_and_sizes_are_all_measured()
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel", "--endpoints", "time", "--endpoints", "echo-post",
+            "--sizes", "500", "--sizes", "4KB,64KB", "--warmup", "0", "--first-warmup", "0", "--duration", "0.2s", "--repeat", "1", "--out", _out.FullName);
+
+        Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+        var run = Results();
+        Assert.Equal(new[] { "echo-post", "time" }, run.Cells.Select(c => c.Key.Endpoint).Distinct().OrderBy(e => e));
+        Assert.Equal(new long[] { 500, 4096, 65536 }, run.Cells.Where(c => c.Key.Endpoint == "echo-post").Select(c => c.Key.SizeBytes).OrderBy(b => b));
+        Assert.All(run.Cells, c => Assert.True(c.Summary is { Requests: > 0 }, $"{c.Key}: not measured"));
+    }
+
+    [Fact]
+    public async Task Repeated_external_targets_are_measured_next_to_a_built_one_and_named_with_their_url()
+    {
+        var launcher = new TargetLauncher(BuildLayout.Discover());
+        await using var a = await launcher.StartAsync(TargetCatalog.Find("kestrel")!, ServiceSwitches.Default);
+        await using var b = await launcher.StartAsync(TargetCatalog.Find("httplistener")!, ServiceSwitches.Default);
+        var urlA = a.BaseUrl.ToString().TrimEnd('/');
+        var urlB = b.BaseUrl.ToString().TrimEnd('/');
+
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel", "--target", "ext-a=" + urlA, "--target", "ext-b=" + urlB,
+            "--endpoints", "time", "--warmup", "0", "--first-warmup", "0", "--duration", "0.2s", "--repeat", "1", "--out", _out.FullName);
+
+        Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+        var run = Results();
+        Assert.Equal(new[] { "ext-a", "ext-b", "kestrel" }, run.Cells.Select(c => c.Key.Target).Distinct().OrderBy(t => t));
+        Assert.All(run.Cells, c => Assert.True(c.Summary is { Requests: > 0 }, $"{c.Key}: not measured"));
+        Assert.Equal(urlA, run.Targets.Single(t => t.Name == "ext-a") is { External: true } ta ? ta.BaseUrl : null);
+        Assert.Equal(urlB, run.Targets.Single(t => t.Name == "ext-b") is { External: true } tb ? tb.BaseUrl : null);
+        Assert.False(run.Targets.Single(t => t.Name == "kestrel").External);
+        Assert.Contains($"external target ext-a: {urlA}", stdout);
+        var markdown = File.ReadAllText(Path.Combine(_out.GetDirectories().Single().FullName, "report.md"));
+        Assert.Contains($"external service at {urlA}", markdown); // the report names each external target with its URL
+        Assert.Contains($"external service at {urlB}", markdown);
+    }
+
+    [Theory]
+    [InlineData("run: --duration given twice ('1s', '2s')", "run", "--out", "OUT", "--duration", "1s", "--duration", "2s")]
+    [InlineData("run: --warmup given twice", "--out", "OUT", "--warmup", "0", "--warmup", "1s")]
+    [InlineData("run: --quick given twice", "run", "--out", "OUT", "--quick", "--quick")]
+    [InlineData("soak: --concurrency given twice", "soak", "--out", "OUT", "--concurrency", "8", "--concurrency", "16")]
+    [InlineData("diff: --threshold given twice", "diff", "a.json", "b.json", "--threshold", "5%", "--threshold", "10%")]
+    [InlineData("run: unknown option '--endpoint'; did you mean '--endpoints'?", "run", "--out", "OUT", "--endpoint", "time")]
+    [InlineData("run: unknown option '--endpoint'; did you mean '--endpoints'?", "--out", "OUT", "--endpoint", "time")]
+    [InlineData("verify: unknown option '--targt'; did you mean '--target'?", "verify", "--targt", "a=http://127.0.0.1:9")]
+    [InlineData("run: --out needs a value", "run", "--out", "--quick", "--repeat", "1")]
+    [InlineData("run: unexpected argument '4KB'", "run", "--out", "OUT", "--sizes", "500", "4KB")]
+    [InlineData("unknown command 'rnu'; did you mean 'run'?", "rnu")]
+    public async Task Mistakes_exit_2_with_one_line(string expected, params string[] args)
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync(args.Select(a => a == "OUT" ? _out.FullName : a).ToArray());
+
+        Assert.Equal(2, exit);
+        var line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.StartsWith("error: ", line);
+        Assert.Contains(expected, line);
+        Assert.Equal("", stdout);
+        Assert.Empty(_out.GetDirectories());
+    }
+
+    [Fact]
+    public async Task Quick_with_no_command_runs()
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("--quick", "--out", _out.FullName);
+
+        Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+        var run = Results();
+        Assert.Equal(TargetCatalog.DefaultRunTargets.Select(t => t.Name), run.Cells.Select(c => c.Key.Target).Distinct());
+        Assert.All(run.Cells, c => Assert.Single(c.Repeats));
+    }
+
+    private RunResult Results() =>
+        ResultStore.Deserialize(File.ReadAllText(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.json")), "results.json");
+}

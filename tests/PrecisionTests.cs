@@ -1,0 +1,112 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using Comparator.Cli;
+using Comparator.Results;
+using Comparator.Running;
+using Comparator.Targets;
+using Xunit;
+
+namespace Comparator.Tests;
+
+/// <summary>The precision rule: how many repeats a cell gets, and when it is noisy. No load involved.</summary>
+public sealed class PrecisionTests
+{
+    private static readonly RepeatRule Default = new(RepeatRule.DefaultMinRepeat, RepeatRule.DefaultMaxRepeat, RepeatRule.DefaultPrecision);
+
+    private static IReadOnlyList<IReadOnlyList<double>> Targets(params double[][] rps) => rps.Select(r => (IReadOnlyList<double>)r).ToList();
+
+    [Fact]
+    public void Steady_targets_stop_at_the_minimum_of_three_repeats()
+    {
+        Assert.True(Default.AnotherRound(Targets(new double[0], new double[0])));
+        Assert.True(Default.AnotherRound(Targets(new[] { 1000.0, 1000 }, new[] { 500.0, 500 })));
+        Assert.False(Default.AnotherRound(Targets(new[] { 1000.0, 1010, 990 }, new[] { 500.0, 505, 498 })));
+    }
+
+    [Fact]
+    public void One_noisy_target_keeps_the_rounds_going_until_the_cap_and_is_then_flagged_noisy_with_its_cv()
+    {
+        var steady = new List<double> { 1000, 1010, 990 };
+        var noisy = new List<double> { 500, 700, 400 };
+        var rounds = 3;
+        while (Default.AnotherRound(Targets(steady.ToArray(), noisy.ToArray())))
+        {
+            steady.Add(1000);
+            noisy.Add(rounds % 2 == 0 ? 400 : 700);
+            rounds++;
+        }
+        Assert.Equal(RepeatRule.DefaultMaxRepeat, rounds);
+        Assert.False(Default.Missed(steady));
+        Assert.True(Default.Missed(noisy));
+
+        var windows = noisy.Select(r => ResultsTests.Window(r)).ToList();
+        Assert.Contains(CellFlags.Noisy, CellFlags.For(windows, 2, Default.Precision));
+        Assert.DoesNotContain(CellFlags.Noisy, CellFlags.For(steady.Select(r => ResultsTests.Window(r)).ToList(), 2, Default.Precision));
+        Assert.True(Statistics.CoefficientOfVariation(noisy) > 0.05);
+    }
+
+    [Fact]
+    public void A_target_that_settles_before_the_cap_ends_the_cell_there()
+    {
+        // One low repeat: 12% over three repeats asks for a fourth; a fourth alike brings it to 2.5%, and the cell ends there.
+        Assert.True(Default.AnotherRound(Targets(new[] { 800.0, 1000, 1000 })));
+        Assert.False(Default.AnotherRound(Targets(new[] { 950.0, 1000, 1000, 1000 })));
+    }
+
+    [Fact]
+    public void A_fixed_repeat_count_never_asks_for_more_or_fewer()
+    {
+        var fixedThree = new RepeatRule(3, 3, 0.05);
+        Assert.False(fixedThree.Adaptive);
+        Assert.True(fixedThree.AnotherRound(Targets(new[] { 1.0, 100 })));
+        Assert.False(fixedThree.AnotherRound(Targets(new[] { 1.0, 100, 1 })));
+    }
+
+    private static RunOptions Parse(params string[] args) => RunOptionsParser.Parse(args, BuildLayout.Discover());
+
+    [Fact]
+    public void The_parser_maps_precision_max_repeat_repeat_and_quick_to_a_rule()
+    {
+        Assert.Equal(new RepeatRule(3, 4, 0.05), Parse().Repeats);
+        Assert.Equal(new RepeatRule(3, 4, 0.025), Parse("--precision", "2.5%").Repeats);
+        Assert.Equal(new RepeatRule(3, 4, 0.1), Parse("--precision", "10").Repeats);
+        Assert.Equal(new RepeatRule(3, 10, 0.05), Parse("--max-repeat", "10").Repeats);
+        Assert.Equal(new RepeatRule(2, 2, 0.05), Parse("--max-repeat", "2").Repeats);
+        Assert.Equal(new RepeatRule(4, 4, 0.05), Parse("--repeat", "4").Repeats);
+        Assert.Equal(new RepeatRule(1, 1, 0.05), Parse("--quick").Repeats);
+        Assert.Equal(new RepeatRule(3, 8, 0.05), Parse("--quick", "--max-repeat", "8").Repeats);
+    }
+
+    [Fact]
+    public void The_cold_first_cell_gets_its_own_warm_up_unless_warmup_is_given_alone()
+    {
+        var defaults = Parse();
+        Assert.True(defaults.ColdWarmup >= defaults.Warmup);
+        var explicitWarmup = Parse("--warmup", "0");
+        Assert.Equal(TimeSpan.Zero, explicitWarmup.ColdWarmup);
+        Assert.Equal(TimeSpan.FromSeconds(7), Parse("--warmup", "0", "--first-warmup", "7s").ColdWarmup);
+    }
+
+    [Theory]
+    [InlineData("--precision", "0")]
+    [InlineData("--precision", "-5%")]
+    [InlineData("--precision", "101%")]
+    [InlineData("--precision", "5%%")]
+    [InlineData("--max-repeat", "0")]
+    [InlineData("--max-repeat", "101")]
+    public void Bad_precision_and_max_repeat_values_are_one_line_usage_errors(string option, string value)
+    {
+        var e = Assert.Throws<UsageException>(() => Parse(option, value));
+        Assert.StartsWith("run: " + option, e.Message);
+        Assert.DoesNotContain('\n', e.Message);
+    }
+
+    [Fact]
+    public void Old_results_without_a_cv_read_back_with_none()
+    {
+        var cell = new CellResult(new CellKey("a", "time", 0, 1, "builtin"), "net10", "-", true, Array.Empty<Measurement>(), null, null, null, 0, 0,
+            Array.Empty<string>(), "x");
+        Assert.Null(cell.RpsCv);
+    }
+}

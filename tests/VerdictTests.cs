@@ -1,0 +1,223 @@
+using System.Collections.Generic;
+using System.Linq;
+using System.Text.RegularExpressions;
+using Comparator.Comparing;
+using Comparator.Reports;
+using Comparator.Results;
+using Xunit;
+
+namespace Comparator.Tests;
+
+/// <summary>The verdict on top of the reports, from constructed runs: every sentence carries the figures it rests on.</summary>
+public sealed class VerdictTests
+{
+    private static readonly TargetInfo WebApiSelfhost = new("webapi-selfhost", "Web API 2", "Mono 6.8", "Mono HttpListener", "http://127.0.0.1:1", false, true, null);
+    private static readonly TargetInfo WcfClassic = new("wcf-classic", "classic WCF", "Mono 6.8", "Mono HttpListener via the project's WCF transport", "http://127.0.0.1:2", false, true, null);
+    private static readonly TargetInfo CoreWcf = new("wcf", "CoreWCF", ".NET 10", "Kestrel", "http://127.0.0.1:3", false, true, null);
+    private static readonly TargetInfo WebApiKestrel = new("webapi-kestrel", "Web API 2 on Kestrel", ".NET 10", "Kestrel", "http://127.0.0.1:4", false, true, null);
+
+    /// <summary>One repeat: requests/s over one second, with p99, wire bytes and server CPU per request.</summary>
+    private static Measurement W(double rps, double p99 = 10, double bytes = 700, double cpuUs = 100) =>
+        ResultsTests.Window(rps) with { LatencyP99Ms = p99, BytesReceived = (long)(bytes * (long)rps), ServerCpuSeconds = cpuUs * (long)rps / 1e6 };
+
+    private static CellResult Cell(string target, string endpoint, long size, params Measurement[] repeats)
+    {
+        var template = ResultsTests.Sample().Cells[0];
+        var rates = repeats.Select(r => r.RequestsPerSecond).ToList();
+        return template with
+        {
+            Key = template.Key with { Target = target, Endpoint = endpoint, SizeBytes = size },
+            SizeLabel = Contracts.PayloadCatalogue.SizeLabel(size),
+            Repeats = repeats,
+            Summary = Running.CellMeasurer.MedianRepeat(repeats),
+            RpsMin = rates.Min(),
+            RpsMax = rates.Max(),
+            Flags = new List<string>(),
+        };
+    }
+
+    private static RunResult Run(IReadOnlyList<TargetInfo> targets, params CellResult[] cells)
+    {
+        var sample = ResultsTests.Sample();
+        return sample with
+        {
+            Spec = sample.Spec with { BaselineTarget = "webapi-selfhost", Endpoints = cells.Select(c => c.Key.Endpoint).Distinct().ToList() },
+            Targets = targets,
+            Cells = cells,
+        };
+    }
+
+    private static RunResult Pair(params (long Size, double[] Baseline, double[] Other)[] sizes) =>
+        Run(new[] { WcfClassic, WebApiSelfhost }, sizes.SelectMany(s => new[]
+        {
+            Cell("wcf-classic", "echo-post", s.Size, s.Other.Select(r => W(r)).ToArray()),
+            Cell("webapi-selfhost", "echo-post", s.Size, s.Baseline.Select(r => W(r)).ToArray()),
+        }).ToArray());
+
+    private static IReadOnlyList<string> Texts(RunResult run) => Verdict.Build(run).Select(l => l.Text).ToList();
+
+    [Fact]
+    public void A_clear_lead_gives_the_median_ratio_its_range_over_repeats_and_the_costs()
+    {
+        var run = Run(new[] { WcfClassic, WebApiSelfhost },
+            Cell("wcf-classic", "echo-post", 500, W(1200, 12, 700, 150), W(1210, 12, 700, 150), W(1220, 12, 700, 150)),
+            Cell("webapi-selfhost", "echo-post", 500, W(1000, 16, 680, 200), W(1010, 16, 680, 200), W(1020, 16, 680, 200)));
+
+        var lines = Verdict.Build(run);
+
+        Assert.Equal("wcf-classic against webapi-selfhost (baseline)", lines[0].Text);
+        Assert.Equal("echo-post 500B: wcf-classic leads, 1.20x req/s (1.18x..1.22x over repeats; 1210 vs 1010); " +
+                     "server CPU 150.0 vs 200.0 µs/req (0.75x); p99 12.0 vs 16.0 ms (0.75x); 700 B vs 680 B per response",
+            lines.Single(l => l.Kind == VerdictLineKind.Endpoint).Text);
+    }
+
+    [Fact]
+    public void Overlapping_repeats_are_within_noise_and_nobody_leads()
+    {
+        var line = Assert.Single(Texts(Pair((500, new[] { 1000.0, 1100, 1050 }, new[] { 1080.0, 1150, 1020 }))), t => t.StartsWith("echo-post"));
+
+        Assert.StartsWith("echo-post 500B: within noise, 1.03x req/s (repeats overlap: 0.93x..1.15x; 1080 vs 1050)", line);
+        Assert.DoesNotContain("leads", line);
+    }
+
+    [Fact]
+    public void The_lead_changing_hands_as_the_payload_grows_is_the_crossover_sentence_with_the_ratios()
+    {
+        var texts = Texts(Pair(
+            (64, new[] { 200.0, 210, 205 }, new[] { 150.0, 160, 155 }),
+            (1024, new[] { 100.0, 120, 110 }, new[] { 105.0, 115, 112 }),
+            (16384, new[] { 50.0, 52, 51 }, new[] { 60.0, 62, 61 })));
+
+        Assert.Contains("echo-post: webapi-selfhost leads at 64B, within noise at 1KB, wcf-classic leads at 16KB; " +
+                        "wcf-classic/webapi-selfhost req/s 0.76x at 64B to 1.20x at 16KB", texts);
+        Assert.Contains(texts, t => t.StartsWith("64B: webapi-selfhost leads, 0.76x req/s (0.71x..0.80x over repeats; 155 vs 205)"));
+        Assert.Contains(texts, t => t.StartsWith("1KB: within noise, 1.02x req/s"));
+        Assert.Contains(texts, t => t.StartsWith("16KB: wcf-classic leads, 1.20x req/s (1.15x..1.24x over repeats; 61 vs 51)"));
+    }
+
+    [Fact]
+    public void Flagged_cells_are_named_next_to_their_figures_and_in_what_the_numbers_cannot_say()
+    {
+        var run = Pair((64, new[] { 200.0, 210 }, new[] { 150.0, 160 }), (1024, new[] { 100.0, 120 }, new[] { 105.0, 115 }));
+        run = run with
+        {
+            Cells = run.Cells.Select(c => (c.Key.Target, c.Key.SizeBytes) switch
+            {
+                ("wcf-classic", 1024) => c with { Flags = new[] { "noisy" } },
+                ("webapi-selfhost", 64) => c with { Flags = new[] { "machine-bound", "client-bound" } },
+                _ => c,
+            }).ToList(),
+        };
+        var lines = Verdict.Build(run);
+
+        Assert.EndsWith("[client-bound: webapi-selfhost; machine-bound: webapi-selfhost]", lines.Single(l => l.Text.StartsWith("64B:")).Text);
+        Assert.EndsWith("[noisy: wcf-classic]", lines.Single(l => l.Text.StartsWith("1KB:")).Text);
+        var cautions = lines.Where(l => l.Kind == VerdictLineKind.Caution).Select(l => l.Text).ToList();
+        Assert.Contains(cautions, c => c.StartsWith("noisy (") && c.EndsWith("): wcf-classic: echo-post 1KB"));
+        Assert.Contains(cautions, c => c.StartsWith("machine-bound (") && c.EndsWith("): webapi-selfhost: echo-post 64B"));
+        Assert.Contains(cautions, c => c.StartsWith("client-bound (") && c.EndsWith("): webapi-selfhost: echo-post 64B"));
+    }
+
+    [Fact]
+    public void Failed_and_not_measured_cells_get_no_verdict_and_not_measured_targets_their_reason()
+    {
+        var run = Run(new[] { WcfClassic, WebApiSelfhost, CoreWcf with { Measured = false, NotMeasuredReason = "not built: CoreWCF not restorable" } },
+            Cell("wcf-classic", "echo-post", 500, W(1200), W(1210)) with { FailedTotal = 3 },
+            Cell("webapi-selfhost", "echo-post", 500, W(1000), W(1010)),
+            Cell("wcf-classic", "echo-put", 500, W(1200), W(1210)),
+            Cell("webapi-selfhost", "echo-put", 500, W(1000), W(1010)) with { Summary = null, NotMeasuredReason = "target stopped" });
+
+        var texts = Texts(run);
+
+        Assert.Contains("echo-post 500B: failed on wcf-classic (3 failed requests): no verdict", texts);
+        Assert.Contains("echo-put 500B: not measured on webapi-selfhost (target stopped): no verdict", texts);
+        Assert.Contains("not measured: wcf (.NET 10, Kestrel): not built: CoreWCF not restorable", texts);
+        Assert.DoesNotContain(texts, t => t.Contains("leads"));
+    }
+
+    [Fact]
+    public void Different_runtimes_are_said_and_split_off_only_when_the_run_has_the_targets_for_it()
+    {
+        CellResult[] Cells(params (string Target, double CpuUs)[] targets) =>
+            targets.Select(t => Cell(t.Target, "echo-post", 500, W(1000, cpuUs: t.CpuUs), W(1010, cpuUs: t.CpuUs))).ToArray();
+
+        var pair = Texts(Run(new[] { CoreWcf, WebApiSelfhost }, Cells(("wcf", 100), ("webapi-selfhost", 200))));
+        Assert.Contains("wcf runs on .NET 10 / Kestrel, webapi-selfhost on Mono 6.8 / Mono HttpListener: the gap mixes the framework with the runtime and server. " +
+                        "This run cannot split them: it needs the same code on both runtimes, such as `--targets webapi-selfhost,wcf,webapi-kestrel` " +
+                        "(Attribution's step webapi-selfhost − webapi-kestrel).", pair);
+
+        var split = Texts(Run(new[] { CoreWcf, WebApiSelfhost, WebApiKestrel }, Cells(("wcf", 100), ("webapi-selfhost", 200), ("webapi-kestrel", 120))));
+        Assert.Contains("wcf runs on .NET 10 / Kestrel, webapi-selfhost on Mono 6.8 / Mono HttpListener: the gap mixes the framework with the runtime and server. " +
+                        "Attribution's runtime+server step webapi-selfhost − webapi-kestrel is +80.0 µs/req of server CPU against a gap webapi-selfhost − wcf of +100.0 µs/req " +
+                        "(medians over 1 cells): about 80% of the gap is runtime and host rather than framework.", split);
+
+        var same = Texts(Pair((500, new[] { 1000.0 }, new[] { 1100.0 })));
+        Assert.Contains("wcf-classic and webapi-selfhost both run on Mono 6.8 over Mono HttpListener: the gap is between the frameworks, not the runtime or host.", same);
+    }
+
+    [Fact]
+    public void One_repeat_claims_no_lead_however_far_apart()
+    {
+        var texts = Texts(Pair((64, new[] { 200.0 }, new[] { 100.0 }), (1024, new[] { 100.0 }, new[] { 300.0 })));
+
+        Assert.Contains("echo-post: one repeat per cell, noise unknown, so no lead claimed; wcf-classic/webapi-selfhost req/s 0.50x at 64B to 3.00x at 1KB", texts);
+        Assert.Contains(texts, t => t.StartsWith("64B: one repeat, noise unknown, so no lead claimed: 0.50x req/s (100 vs 200); server CPU"));
+        Assert.Contains(texts, t => t.StartsWith("one repeat only in 4 cell(s)"));
+        Assert.DoesNotContain(texts, t => t.Contains("leads"));
+    }
+
+    [Fact]
+    public void Every_sentence_that_claims_a_lead_carries_its_ratio()
+    {
+        var runs = new[]
+        {
+            Pair((64, new[] { 200.0, 210, 205 }, new[] { 150.0, 160, 155 }), (1024, new[] { 100.0, 120, 110 }, new[] { 105.0, 115, 112 }),
+                (16384, new[] { 50.0, 52, 51 }, new[] { 60.0, 62, 61 }), (65536, new[] { 10.0, 11 }, new[] { 20.0, 21 })),
+            Pair((500, new[] { 1000.0, 1010 }, new[] { 1003.0, 1020 })),
+            Pair((500, new[] { 1000.0, 1001 }, new[] { 1002.0, 1003 })),
+        };
+        var leads = runs.SelectMany(Texts).Where(t => t.Contains(" leads")).ToList();
+
+        Assert.NotEmpty(leads);
+        Assert.All(leads, t => Assert.Matches(@"\d\.\d{2,3}x", t));
+        // A lead of 0.2% is shown to three decimals, never as a 1.00x "lead".
+        Assert.Contains(leads, t => t.Contains("1.002x req/s"));
+    }
+
+    [Fact]
+    public void The_verdict_opens_both_reports_and_summary_md_stays_within_40_lines()
+    {
+        var sizes = new long[] { 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576 };
+        var cells = new List<CellResult>();
+        foreach (var endpoint in new[] { "echo-post", "echo-put" })
+        foreach (var size in sizes)
+        foreach (var (target, rps) in new[] { ("webapi-selfhost", 1000.0), ("wcf-classic", 1200.0), ("wcf", 1500.0) })
+            cells.Add(Cell(target, endpoint, size, W(rps), W(rps + 10)) with { Flags = size == 64 ? new[] { "noisy" } : new string[0] });
+        var run = Run(new[] { WcfClassic, WebApiSelfhost, CoreWcf }, cells.ToArray());
+
+        var summary = SummaryReport.Render(run, "charts/throughput.png");
+        var lines = summary.TrimEnd('\n').Split('\n');
+        Assert.True(lines.Length <= SummaryReport.MaxLines, $"{lines.Length} lines");
+        Assert.Contains("![throughput](charts/throughput.png)", lines);
+        Assert.Contains(lines, l => l.Contains("**echo-post**: wcf-classic leads at every size"));
+
+        var md = MarkdownReport.Render(run);
+        Assert.True(md.IndexOf("## Verdict: wcf-classic against webapi-selfhost", System.StringComparison.Ordinal) < md.IndexOf("- started", System.StringComparison.Ordinal));
+        var html = HtmlReport.Render(run, new List<Chart>());
+        Assert.True(html.IndexOf("<section id=\"verdict\">", System.StringComparison.Ordinal) < html.IndexOf("<dl>", System.StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void The_diff_summary_names_what_moved_beyond_noise_with_both_figures()
+    {
+        var before = Pair((500, new[] { 1000.0, 1010 }, new[] { 1200.0, 1210 }));
+        var after = Pair((500, new[] { 800.0, 810 }, new[] { 1200.0, 1230 }));
+
+        var diff = RunDiff.BetweenRuns(before, after, 0.05, "base", "new");
+        var summary = DiffReport.Summary(diff);
+
+        Assert.Contains(summary, l => l.StartsWith("- worse: webapi-selfhost echo-post 500B c=100 httpclient: req/s 1000 → 800 (-20.0%; repeats 1000..1010 → 800..810)"));
+        Assert.True(summary.Count + 2 <= 40);
+        Assert.StartsWith("**1 regression(s)**", DiffReport.Render(diff));
+    }
+}
