@@ -26,17 +26,20 @@ public static class Attribution
         "webapi", "webapi-kestrel", "wcf", "aspnetcore", "minimal", "kestrel", "httplistener",
     };
 
-    private static readonly (string From, string To, string Label)[] Steps =
+    private static readonly (string From, string To, string Label, bool RuntimeOnly)[] Steps =
     {
-        ("wcf-classic", "webapi-selfhost", "WCF vs Web API 2 on one runtime and listener: wcf-classic − webapi-selfhost"),
-        ("webapi-selfhost", "httplistener-mono", "Web API 2 over the bare listener: webapi-selfhost − httplistener-mono"),
-        ("webapi-selfhost", "webapi-kestrel", "runtime+server: webapi-selfhost − webapi-kestrel"),
-        ("webapi", "webapi-kestrel", "runtime+server: webapi − webapi-kestrel"),
-        ("httplistener-mono", "httplistener", "runtime, same listener code: httplistener-mono − httplistener"),
-        ("wcf", "webapi-kestrel", "WCF vs Web API 2 on one host: wcf − webapi-kestrel"),
-        ("webapi-kestrel", "aspnetcore", "framework: webapi-kestrel − aspnetcore"),
-        ("aspnetcore", "kestrel", "MVC over the bare platform: aspnetcore − kestrel"),
+        ("wcf-classic", "webapi-selfhost", "WCF vs Web API 2 on one runtime and listener: wcf-classic − webapi-selfhost", false),
+        ("webapi-selfhost", "httplistener-mono", "Web API 2 over the bare listener: webapi-selfhost − httplistener-mono", false),
+        ("webapi-selfhost", "webapi-kestrel", "runtime+server: webapi-selfhost − webapi-kestrel", true),
+        ("webapi", "webapi-kestrel", "runtime+server: webapi − webapi-kestrel", true),
+        ("httplistener-mono", "httplistener", "runtime, same listener code: httplistener-mono − httplistener", true),
+        ("wcf", "webapi-kestrel", "WCF vs Web API 2 on one host: wcf − webapi-kestrel", false),
+        ("webapi-kestrel", "aspnetcore", "framework: webapi-kestrel − aspnetcore", false),
+        ("aspnetcore", "kestrel", "MVC over the bare platform: aspnetcore − kestrel", false),
     };
+
+    /// <summary>The steps whose two targets run the same application code and differ only in runtime and server.</summary>
+    public static IEnumerable<(string From, string To)> RuntimeSteps => Steps.Where(s => s.RuntimeOnly).Select(s => (s.From, s.To));
 
     /// <summary>The bare platform each target is shown against (x ceiling): its own lane's.</summary>
     private static readonly IReadOnlyDictionary<string, string> Ceilings = new Dictionary<string, string>
@@ -79,7 +82,7 @@ public static class Attribution
                 var ceiling = CeilingOf(t) is string name && cpu.TryGetValue(name, out var k) && k > 0 ? k : (double?)null;
                 row.Add(ceiling is double c ? $"{N(us, "0.0")} ({N(us / c, "0.00")}x)" : N(us, "0.0"));
             }
-            foreach (var (from, to, _) in steps)
+            foreach (var (from, to, _, _) in steps)
                 row.Add(cpu.TryGetValue(from, out var a) && cpu.TryGetValue(to, out var b) ? N(a - b, "+0.0;-0.0;0.0") : "n/a");
             // A step is a difference of two medians: a noisy or failing cell on either side makes it unreliable.
             var doubtful = group.Where(c => lineup.Contains(c.Key.Target) && (c.Flags.Contains(Running.CellFlags.Noisy) || c.Flags.Contains(Running.CellFlags.Failed)))

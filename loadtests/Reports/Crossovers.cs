@@ -72,10 +72,10 @@ public static class Crossovers
             {
                 var verdicts = sizes.Select(size =>
                 {
-                    var a = group.FirstOrDefault(c => c.Key.Target == baseline && c.Key.SizeBytes == size.SizeBytes);
-                    var b = group.FirstOrDefault(c => c.Key.Target == other && c.Key.SizeBytes == size.SizeBytes);
-                    var measured = Rates(a).Count > 0 && Rates(b).Count > 0;
-                    return new SizeVerdict(size.SizeBytes, size.SizeLabel, measured ? Leader(baseline, Rates(a), other, Rates(b)) : null, measured);
+                    var a = Rates(group.FirstOrDefault(c => c.Key.Target == baseline && c.Key.SizeBytes == size.SizeBytes));
+                    var b = Rates(group.FirstOrDefault(c => c.Key.Target == other && c.Key.SizeBytes == size.SizeBytes));
+                    var measured = a.Count > 0 && b.Count > 0;
+                    return new SizeVerdict(size.SizeBytes, size.SizeLabel, measured ? Leader(baseline, a, other, b) : null, measured);
                 }).ToList();
                 if (verdicts.Any(v => v.Measured)) result.Add(new Crossover(group.Key.Endpoint, group.Key.Concurrency, baseline, other, verdicts));
             }

@@ -38,12 +38,6 @@ public static class Verdict
 
     private static readonly string[] Limits = { CellFlags.ClientBound, CellFlags.MachineBound, CellFlags.Noisy };
 
-    /// <summary>Attribution's steps that change only the runtime and server (same application code on both sides).</summary>
-    private static readonly (string From, string To)[] RuntimeSteps =
-    {
-        ("webapi-selfhost", "webapi-kestrel"), ("webapi", "webapi-kestrel"), ("httplistener-mono", "httplistener"),
-    };
-
     public static IReadOnlyList<VerdictLine> Build(RunResult run)
     {
         var lines = new List<VerdictLine>();
@@ -196,14 +190,13 @@ public static class Verdict
     {
         double? Cpu(string target, CellResult like) => cells.FirstOrDefault(c => c.Key.Target == target && c.Key.Endpoint == like.Key.Endpoint &&
             c.Key.SizeBytes == like.Key.SizeBytes && c.Key.Concurrency == like.Key.Concurrency && c.FailedTotal == 0)?.Summary?.ServerCpuUsPerRequest;
-        foreach (var (from, to) in RuntimeSteps)
+        foreach (var (from, to) in Attribution.RuntimeSteps)
         {
             var fromInfo = run.Targets.FirstOrDefault(t => t.Name == from);
             var toInfo = run.Targets.FirstOrDefault(t => t.Name == to);
             if (fromInfo is null || toInfo is null) continue;
             // Orient the pair's gap as the step is: the target on the step's "from" runtime minus the one on its "to" runtime.
-            var (high, low) = a.Runtime == fromInfo.Runtime && b.Runtime == toInfo.Runtime ? (a, b)
-                : b.Runtime == fromInfo.Runtime && a.Runtime == toInfo.Runtime ? (b, a) : (b, a);
+            var (high, low) = a.Runtime == fromInfo.Runtime && b.Runtime == toInfo.Runtime ? (a, b) : (b, a);
             var oriented = high.Runtime == fromInfo.Runtime && low.Runtime == toInfo.Runtime;
             var pairs = cells.Where(c => c.Key.Target == high.Name).Select(c => (step: Cpu(from, c) - Cpu(to, c), gap: Cpu(high.Name, c) - Cpu(low.Name, c)))
                 .Where(p => p.step.HasValue && p.gap.HasValue).Select(p => (step: p.step!.Value, gap: p.gap!.Value)).ToList();

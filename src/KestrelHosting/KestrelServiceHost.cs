@@ -23,7 +23,12 @@ public static class KestrelServiceHost
     /// A stack's own Kestrel setting on top of the shared ones, or null; CoreWCF's streamed mode, for
     /// one, writes synchronously and needs AllowSynchronousIO, which no other target gets.
     /// </param>
-    public static async Task<int> RunAsync(string serviceName, string[] args, Action<IServiceCollection> addServices, Action<WebApplication> mapEndpoints,
+    public static Task<int> RunAsync(string serviceName, string[] args, Action<IServiceCollection> addServices, Action<WebApplication> mapEndpoints,
+        Action<Microsoft.AspNetCore.Server.Kestrel.Core.KestrelServerOptions>? configureKestrel = null) =>
+        RunAsync(serviceName, args, addServices, (app, _) => mapEndpoints(app), configureKestrel);
+
+    /// <summary>The same, for a stack whose endpoints need the parsed options (CoreWCF's bindings take the body limit).</summary>
+    public static async Task<int> RunAsync(string serviceName, string[] args, Action<IServiceCollection> addServices, Action<WebApplication, ServiceOptions> mapEndpoints,
         Action<Microsoft.AspNetCore.Server.Kestrel.Core.KestrelServerOptions>? configureKestrel = null)
     {
         var options = ServiceOptions.Parse(args, out var error);
@@ -47,7 +52,7 @@ public static class KestrelServiceHost
         addServices(builder.Services);
 
         var app = builder.Build();
-        mapEndpoints(app);
+        mapEndpoints(app, options);
 
         try
         {

@@ -22,11 +22,9 @@ public static class Program
     {
         if (IStreamContractService.Address + "/" + IStreamContractService.EchoTemplate != Routes.StreamEcho)
             throw new System.InvalidOperationException("the stream endpoint's address and template no longer make " + Routes.StreamEcho);
-        // RunAsync parses the options again and owns the errors (exit 2); here only the limit is wanted.
-        var maxBodyBytes = Comparator.Contracts.ServiceOptions.Parse(args, out _)?.MaxBodyBytes ?? ServiceLimits.DefaultMaxBodyBytes;
         return KestrelServiceHost.RunAsync("WcfService", args,
             services => services.AddSingleton<ContractService>().AddServiceModelServices().AddServiceModelWebServices(),
-            app => Map(app, maxBodyBytes),
+            (app, options) => Map(app, options.MaxBodyBytes),
             kestrel => kestrel.AllowSynchronousIO = true); // CoreWCF's streamed response writes synchronously
     }
 
