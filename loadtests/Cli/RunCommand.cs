@@ -40,10 +40,13 @@ public static class RunCommand
             CommandLine.One("--warmup", "DURATION", $"Load before every cell's measured repeats, not measured (2s, 500ms, 1m). Default: {RunOptionsParser.DefaultWarmup}."),
             CommandLine.One("--first-warmup", "DURATION", $"Warm-up of each target's first, cold cell. Default: {RunOptionsParser.DefaultFirstWarmup}, or --warmup when given alone."),
             CommandLine.One("--duration", "DURATION", $"Length of one measured repeat. Default: {RunOptionsParser.DefaultDuration}."),
-            CommandLine.One("--repeat", "N", "Exactly N repeats per cell (1 to 100)."),
-            CommandLine.One("--max-repeat", "N", "Repeat until every target's CV of req/s is at most --precision, at least 3 and at most N times. " +
-                $"Default: {RepeatRule.DefaultMaxRepeat}."),
-            CommandLine.One("--precision", "PERCENT", "The CV of req/s that ends the repeats (5% or 2.5). Default: 5%."),
+            CommandLine.One("--launches", "N", "Fresh starts of every target (1 to 50), each measuring every cell: the unit of evidence of a lead. " +
+                $"Default: {RunOptionsParser.DefaultLaunches} (--quick: 1)."),
+            CommandLine.One("--repeat", "N", $"Exactly N rounds (one window per target) per cell in each launch (1 to 100). Default: {RepeatRule.DefaultRounds}."),
+            CommandLine.One("--max-repeat", "N", "Instead of --repeat: rounds in each launch until every target's CV of req/s is at most --precision, at least 3 and at most N."),
+            CommandLine.One("--precision", "PERCENT", "The CV of req/s above which a cell is flagged noisy, and that ends --max-repeat's rounds (5% or 2.5). Default: 5%."),
+            CommandLine.One("--confidence", "PERCENT", "Confidence of the interval of each ratio (above 50 to 99.99). Default: 99%."),
+            CommandLine.One("--min-effect", "PERCENT", "The smallest difference claimed as a lead: the interval must lie wholly beyond it (0 to 50). Default: 3%."),
             CommandLine.One("--json-items", "N", $"Items in the json endpoint's response, 0 to {Contracts.JsonSample.MaxItems}. Default: {Contracts.JsonSample.DefaultItems}."),
             CommandLine.One("--baseline-target", "NAME", "The target the ratios divide by. Default: webapi, else webapi-selfhost, else the first target."),
             CommandLine.One("--out", "DIR", "Where the run directory is written. Default: results/ in the repository."),
@@ -53,7 +56,7 @@ public static class RunCommand
             CommandLine.One("--server-header", "on|off", "Whether the targets send a Server header. Default: off."),
             CommandLine.One("--compare-to", "BASE.json", "After the run, diff it against this saved results.json; exit 1 on a regression."),
             CommandLine.One("--threshold", "PERCENT", "The change --compare-to counts as a regression. Default: 5%."),
-            CommandLine.Flag("--quick", "A short run: 1 repeat, warm-up 0.5s (cold cell 1s), duration 1s; explicit options win."),
+            CommandLine.Flag("--quick", "A short run: 1 launch, 1 round, warm-up 0.5s (cold cell 1s), duration 1s: no lead is claimed; explicit options win."),
         };
         run.SetAction(parse => RunAsync(parse));
         return run;

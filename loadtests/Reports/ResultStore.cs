@@ -33,8 +33,9 @@ public static class ResultStore
         {
             throw new InvalidDataException($"{source} is not JSON: {e.Message}");
         }
-        if (version != RunResult.CurrentSchemaVersion)
-            throw new InvalidDataException($"{source} has schema version {(version < 0 ? "none" : version)}; this comparator reads version {RunResult.CurrentSchemaVersion}");
+        if (version < RunResult.OldestReadableSchemaVersion || version > RunResult.CurrentSchemaVersion)
+            throw new InvalidDataException($"{source} has schema version {(version < 0 ? "none" : version)}; this comparator reads versions " +
+                                           $"{RunResult.OldestReadableSchemaVersion} to {RunResult.CurrentSchemaVersion}");
         RunResult? run;
         try
         {
@@ -55,6 +56,8 @@ public static class ResultStore
             : run.Cells.Any(c => c?.Key is null || c.Repeats is null || c.Flags is null) ? "a cell's key, repeats or flags"
             : null;
         if (missing is not null) throw new InvalidDataException($"{source} is not a complete comparator result: {missing} missing");
-        return run!;
+        // Files saved before the verdicts were stored (schema 1) are judged on reading, by the same
+        // rule with its default settings, so that every renderer can read run.Verdicts.
+        return run!.Verdicts is null ? run with { Verdicts = Comparing.PairVerdicts.Build(run) } : run;
     }
 }

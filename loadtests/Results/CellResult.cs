@@ -55,8 +55,13 @@ public sealed record Measurement(
     double ClientCpuSeconds,
     IReadOnlyList<string> FailureSamples,
     IReadOnlyList<string> Limitations,
-    DateTimeOffset? WindowStartedAt = null)
+    DateTimeOffset? WindowStartedAt = null,
+    int? Launch = null,
+    int? Round = null)
 {
+    // Launch: which fresh start of the target this window belongs to (0-based), Round: its round in
+    // that launch. Both null in files saved before launches were recorded.
+
     /// <summary>Requests that completed and passed every check.</summary>
     public long Succeeded => Requests - Failed;
 

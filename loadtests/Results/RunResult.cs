@@ -16,10 +16,36 @@ public sealed record RunResult(
     bool Partial,
     IReadOnlyList<TargetInfo> Targets,
     IReadOnlyList<Check> Verification,
-    IReadOnlyList<CellResult> Cells)
+    IReadOnlyList<CellResult> Cells,
+    IReadOnlyList<CellVerdict>? Verdicts = null)
 {
-    /// <summary>Bumped whenever a field changes meaning or goes away; readers refuse other versions.</summary>
-    public const int CurrentSchemaVersion = 1;
+    /// <summary>
+    /// Bumped whenever a field changes meaning or goes away. 2: launches (Measurement.Launch and
+    /// Round, RunSpec.Launches), the lead rule's settings and the verdicts array. Readers take 1 and 2.
+    /// </summary>
+    public const int CurrentSchemaVersion = 2;
+    public const int OldestReadableSchemaVersion = 1;
+}
+
+/// <summary>
+/// The decision on one compared cell, as the lead rule made it: the ratio other/baseline of the
+/// metric with its interval, and the leader, or null with the reason no lead is claimed.
+/// </summary>
+public sealed record CellVerdict(
+    string Endpoint,
+    long SizeBytes,
+    int Concurrency,
+    string Baseline,
+    string Other,
+    string Metric,
+    double? Ratio,
+    double? RatioLow,
+    double? RatioHigh,
+    double Confidence,
+    string? Leader,
+    string? Reason)
+{
+    public const string RequestsPerSecond = "rps";
 }
 
 /// <summary>What was asked for, and where it ran.</summary>
@@ -41,8 +67,13 @@ public sealed record RunSpec(
     string? Schedule = null,
     double? PrecisionPercent = null,
     int? MaxRepeat = null,
-    double? FirstWarmupSeconds = null)
+    double? FirstWarmupSeconds = null,
+    int? Launches = null,
+    double? Confidence = null,
+    double? MinEffectPercent = null)
 {
+    // Launches: fresh starts of every target, each measuring every cell; Confidence and
+    // MinEffectPercent: the lead rule the verdicts were decided with. Null in files of schema 1.
     // Repeat is the fewest repeats a cell got (all of them for a fixed --repeat); MaxRepeat the cap,
     // PrecisionPercent the asked CV of requests/s that stops the rounds; FirstWarmupSeconds the
     // warm-up of each target's first (cold) cell. All null in runs saved before they were recorded.
@@ -72,4 +103,5 @@ public sealed record TargetInfo(
     string? BaseUrl,
     bool External,
     bool Measured,
-    string? NotMeasuredReason);
+    string? NotMeasuredReason,
+    IReadOnlyList<string>? LaunchFailures = null);

@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 using Comparator.Results;
+using Comparator.Statistics;
 
 namespace Comparator.Running;
 
@@ -50,7 +51,7 @@ public static class CellFlags
         if (repeats.Any(r => r.ElapsedSeconds > 0 && r.ClientCpuSeconds / r.ElapsedSeconds >= ClientBoundShare)) flags.Add(ClientBound);
         if (repeats.Any(r => r.ServerCpuSeconds is double s && r.ElapsedSeconds > 0 &&
                              (s + r.ClientCpuSeconds) / r.ElapsedSeconds >= MachineBoundShare * logicalCores)) flags.Add(MachineBound);
-        if (Statistics.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()) > precision) flags.Add(Noisy);
+        if (Spread.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()) > precision) flags.Add(Noisy);
         if (repeats.Count > 0 && repeats.All(r => r.ServerCpuSeconds is null)) flags.Add(NoServerCpu);
         return flags;
     }

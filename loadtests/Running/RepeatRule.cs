@@ -2,19 +2,25 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 
+using Comparator.Statistics;
+
 namespace Comparator.Running;
 
 /// <summary>
-/// How many repeats a cell gets. A cell runs rounds (one window per target, alternating order)
-/// until every target's coefficient of variation of requests/s is at or below the asked precision,
-/// with at least <see cref="MinRepeat"/> rounds and at most <see cref="MaxRepeat"/>; a target still
-/// above the precision at the cap is flagged noisy. A fixed --repeat N is the rule with min = max = N.
+/// How many rounds a cell gets in each launch (one window per target, alternating order). The
+/// default is a fixed count (<see cref="DefaultRounds"/>): windows of one process are not
+/// independent evidence about a stack, launches are (<see cref="Statistics.LeadRule"/>), so a launch
+/// needs no more windows than make its own figure steady. --max-repeat N asks for rounds until every
+/// target's CV of requests/s within the launch is at most the precision, at least
+/// <see cref="MinRepeat"/> and at most <see cref="MaxRepeat"/>. A fixed --repeat N is min = max = N.
 /// </summary>
 public sealed record RepeatRule(int MinRepeat, int MaxRepeat, double Precision)
 {
     /// <summary>Repeats every adaptive cell gets before its CV is judged: fewer make the CV itself meaningless.</summary>
     public const int DefaultMinRepeat = 3;
     public const int DefaultMaxRepeat = 4;
+    /// <summary>Rounds per launch by default.</summary>
+    public const int DefaultRounds = 1;
     /// <summary>Asked CV of requests/s, as a fraction (0.05 = 5%).</summary>
     public const double DefaultPrecision = 0.05;
 
@@ -30,9 +36,9 @@ public sealed record RepeatRule(int MinRepeat, int MaxRepeat, double Precision)
         var rounds = rpsPerTarget.Min(r => r.Count);
         if (rounds < MinRepeat) return true;
         if (rounds >= MaxRepeat) return false;
-        return rpsPerTarget.Any(r => Statistics.CoefficientOfVariation(r) > Precision);
+        return rpsPerTarget.Any(r => Spread.CoefficientOfVariation(r) > Precision);
     }
 
     /// <summary>Whether a target's repeats missed the precision (its cell is then noisy).</summary>
-    public bool Missed(IReadOnlyList<double> rps) => Statistics.CoefficientOfVariation(rps) > Precision;
+    public bool Missed(IReadOnlyList<double> rps) => Spread.CoefficientOfVariation(rps) > Precision;
 }

@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using Comparator.Contracts;
 using Comparator.Results;
+using Comparator.Statistics;
 using Comparator.Targets;
 
 namespace Comparator.Running;
@@ -35,10 +36,15 @@ public sealed record RunOptions(
     string? CompareTo,
     double Threshold,
     bool ServerHeader,
-    TimeSpan? FirstWarmup = null)
+    TimeSpan? FirstWarmup = null,
+    int Launches = 1,
+    LeadRule? Rule = null)
 {
-    /// <summary>The fewest repeats a cell gets (the count when the rule is fixed).</summary>
+    /// <summary>The fewest rounds a cell gets per launch (the count when the rule is fixed).</summary>
     public int Repeat => Repeats.MinRepeat;
+
+    /// <summary>What decides a lead: the interval's confidence and the smallest effect claimed.</summary>
+    public LeadRule Lead => Rule ?? LeadRule.Default;
 
     /// <summary>The warm-up of a target's first cell: the cold one, where the JIT compiles the most.</summary>
     public TimeSpan ColdWarmup => FirstWarmup ?? Warmup;
@@ -53,10 +59,10 @@ public sealed record RunOptions(
         }
     }
 
-    /// <summary>Seconds of load the run will put on at the fewest repeats, without start-up and verification.</summary>
-    public double LoadSeconds => CellCount * (Warmup.TotalSeconds + Repeats.MinRepeat * Duration.TotalSeconds)
-        + (CellCount > 0 ? Targets.Count * (ColdWarmup - Warmup).TotalSeconds : 0);
+    /// <summary>Seconds of load the run will put on at the fewest repeats, over every launch, without start-up and verification.</summary>
+    public double LoadSeconds => Launches * (CellCount * (Warmup.TotalSeconds + Repeats.MinRepeat * Duration.TotalSeconds)
+        + (CellCount > 0 ? Targets.Count * (ColdWarmup - Warmup).TotalSeconds : 0));
 
     /// <summary>Seconds of load if every cell went to the repeat cap.</summary>
-    public double MaxLoadSeconds => LoadSeconds + CellCount * (Repeats.MaxRepeat - Repeats.MinRepeat) * Duration.TotalSeconds;
+    public double MaxLoadSeconds => LoadSeconds + Launches * CellCount * (Repeats.MaxRepeat - Repeats.MinRepeat) * Duration.TotalSeconds;
 }

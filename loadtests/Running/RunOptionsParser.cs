@@ -6,6 +6,7 @@ using System.Linq;
 using Comparator.Cli;
 using Comparator.Contracts;
 using Comparator.Results;
+using Comparator.Statistics;
 using Comparator.Targets;
 
 namespace Comparator.Running;
@@ -45,6 +46,10 @@ public static class RunOptionsParser
             : Duration("--first-warmup", quick ? QuickFirstWarmup : DefaultFirstWarmup, allowZero: true);
         var duration = Duration("--duration", a.Value("--duration") ?? (quick ? "1s" : DefaultDuration), allowZero: false);
         var repeats = Repeats(a, quick);
+        var launches = a.Value("--launches") is string l ? PositiveInt("--launches", l, 50) : quick ? 1 : DefaultLaunches;
+        var rule = new LeadRule(
+            a.Value("--confidence") is string c ? ParsePercent("--confidence", c, 50, 99.99) : LeadRule.DefaultConfidence,
+            a.Value("--min-effect") is string m ? ParsePercent("--min-effect", m, 0, 50, allowZero: true) : LeadRule.DefaultMinEffect);
         var jsonItems = a.Value("--json-items") is string j
             ? (JsonSample.TryParseItems(j, out var n) ? n : throw new UsageException($"run: --json-items takes 0 to {JsonSample.MaxItems}, not '{j}'"))
             : JsonSample.DefaultItems;
@@ -60,7 +65,25 @@ public static class RunOptionsParser
         return new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeats, jsonItems,
             baseline, a.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results"), timeout,
             Drivers.DriverCatalog.Resolve(a.Value("--driver")), CpuPin.Parse(a.Value("--pin")),
-            a.Value("--compare-to"), DiffCommand.ParseThreshold(a.Value("--threshold") ?? "5%"), a.OnOff("--server-header"), firstWarmup);
+            a.Value("--compare-to"), DiffCommand.ParseThreshold(a.Value("--threshold") ?? "5%"), a.OnOff("--server-header"), firstWarmup, launches, rule);
+    }
+
+    /// <summary>
+    /// Fresh starts of every target per run: the unit of evidence of the lead rule. Chosen from
+    /// A/A runs on a 2-core machine as the narrowest honest interval within the default run's budget (README).
+    /// </summary>
+    public const int DefaultLaunches = 4;
+
+    /// <summary>"99%" or "99": a percentage within [min, max] (above min unless zero is allowed), as a fraction.</summary>
+    public static double ParsePercent(string option, string raw, double min, double max, bool allowZero = false, string command = "run")
+    {
+        var text = raw.Trim();
+        if (text.EndsWith('%')) text = text[..^1].TrimEnd();
+        return double.TryParse(text, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var percent)
+               && (percent > min || (allowZero && percent == min)) && percent <= max
+            ? percent / 100
+            : throw new UsageException($"{command}: {option} takes a percentage {(allowZero ? "from" : "above")} {min.ToString(CultureInfo.InvariantCulture)} " +
+                                       $"to {max.ToString(CultureInfo.InvariantCulture)} such as {(max > 90 ? "99%" : "3%")}, not '{raw}'");
     }
 
     /// <summary>Warm-up before every cell (the JIT has compiled the common path by then; this covers the endpoint's own code).</summary>
@@ -72,8 +95,9 @@ public static class RunOptionsParser
     private const string QuickFirstWarmup = "1s";
 
     /// <summary>
-    /// --repeat N: exactly N repeats. Otherwise rounds until every target's CV of requests/s is at
-    /// most --precision (default 5%), at least 3 and at most --max-repeat (default 6). --quick: 1.
+    /// --repeat N: exactly N rounds per launch. --max-repeat N: rounds until every target's CV of
+    /// requests/s in the launch is at most --precision (default 5%), at least 3 and at most N.
+    /// Otherwise <see cref="RepeatRule.DefaultRounds"/>; --quick: 1.
     /// </summary>
     private static RepeatRule Repeats(ArgumentReader a, bool quick)
     {
@@ -92,7 +116,7 @@ public static class RunOptionsParser
             var cap = PositiveInt("--max-repeat", max, 100);
             return new RepeatRule(Math.Min(RepeatRule.DefaultMinRepeat, cap), cap, precision);
         }
-        return quick ? new RepeatRule(1, 1, precision) : new RepeatRule(RepeatRule.DefaultMinRepeat, RepeatRule.DefaultMaxRepeat, precision);
+        return quick ? new RepeatRule(1, 1, precision) : new RepeatRule(RepeatRule.DefaultRounds, RepeatRule.DefaultRounds, precision);
     }
 
     /// <summary>"5%" or "5": a percentage above 0 and at most 100, as a fraction.</summary>

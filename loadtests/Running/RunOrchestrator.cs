@@ -7,8 +7,10 @@ using System.Threading.Tasks;
 using Comparator.Contracts;
 using Comparator.Drivers;
 using Comparator.Results;
+using Comparator.Statistics;
 using Comparator.Targets;
 using Comparator.Verification;
+using Comparator.Comparing;
 
 namespace Comparator.Running;
 
@@ -39,7 +41,10 @@ public sealed class RunOrchestrator
         var targets = new List<TargetInfo>();
         var checks = new List<Check>();
         var cells = new List<CellResult>();
-        var active = new List<ActiveTarget>();
+        // Every launch's windows of a cell, and the last reason a launch could not measure it.
+        var windows = new Dictionary<CellKey, List<Measurement>>();
+        var missed = new Dictionary<CellKey, (string Reason, string Flag)>();
+        var launchFailures = new Dictionary<string, List<string>>();
 
         foreach (var missing in _options.Unavailable)
         {
@@ -47,53 +52,34 @@ public sealed class RunOrchestrator
             targets.Add(new TargetInfo(missing.Name, missing.Stack, missing.Runtime, missing.Server, null, false, false, missing.UnavailableReason));
         }
 
+        var plans = _options.Targets.ToList();
+        var total = _options.CellCount * _options.Launches;
+        var done = 0;
+        var perCell = _options.Warmup.TotalSeconds + _options.Repeat * _options.Duration.TotalSeconds;
         try
         {
-            // Every target up and verified first, so each cell can measure them all in turn.
-            foreach (var plan in _options.Targets)
+            for (var launch = 0; launch < _options.Launches && !cancellationToken.IsCancellationRequested; launch++)
             {
-                if (cancellationToken.IsCancellationRequested) break;
-                var ready = await StartAndVerifyAsync(plan, targets, checks, cancellationToken);
-                if (ready is not null) active.Add(ready);
-                else cells.AddRange(PlannedCells().Select(c => NotMeasured(plan, c, targets[^1].NotMeasuredReason!)));
-            }
-
-            var total = _options.CellCount;
-            var done = cells.Count;
-            var perCell = _options.Warmup.TotalSeconds + _options.Repeat * _options.Duration.TotalSeconds;
-            var cold = true;
-            foreach (var planned in PlannedCells())
-            {
-                if (cancellationToken.IsCancellationRequested || active.Count == 0) break;
-                var (endpoint, payload, concurrency, driver) = planned;
-                var label = $"{endpoint.Name}{(endpoint.SendsBody ? " " + payload.Spec.Label : "")} c={concurrency} {driver.Name}";
-                var participants = new List<(ActiveTarget Target, LoadRequest Request)>();
-                foreach (var target in active)
+                // Every other launch starts and measures the targets in the opposite order, so that
+                // neither side always goes first (see LeadRule: launches are the unit of evidence).
+                var order = launch % 2 == 0 ? plans : Enumerable.Reverse(plans).ToList();
+                var active = new List<ActiveTarget>();
+                try
                 {
-                    var request = LoadRequest.For(endpoint, target.BaseUrl, payload.Bytes, _options.JsonItems);
-                    if (driver.CannotMeasure(request, _options.KeepAlive) is string cannot)
-                        cells.Add(NotMeasured(target.Plan, planned, $"{driver.Name}: {cannot}", CellFlags.NotApplicable));
-                    else if (target.Running is { HasExited: true })
-                        cells.Add(NotMeasured(target.Plan, planned, "the target process exited during the run"));
-                    else
-                        participants.Add((target, request));
+                    foreach (var plan in order)
+                    {
+                        if (cancellationToken.IsCancellationRequested) break;
+                        if (launch > 0 && targets.Any(t => t.Name == plan.Name && !t.Measured)) continue; // failed its first launch: not retried
+                        if (_options.Launches > 1) _progress.Message($"launch {launch + 1} of {_options.Launches}: {plan.Name}");
+                        var ready = await StartAndVerifyAsync(plan, launch, targets, checks, launchFailures, cancellationToken);
+                        if (ready is not null) active.Add(ready);
+                    }
+                    done = await MeasureLaunchAsync(launch, active, windows, missed, done, total, perCell, cancellationToken);
                 }
-                done += active.Count;
-                if (participants.Count == 0) continue;
-
-                _progress.CellStarted(done, total, $"{label} ({string.Join(", ", participants.Select(p => p.Target.Plan.Name))})",
-                    (total - done + participants.Count) * perCell);
-                var names = participants.Select(p => p.Target.Plan.Name).ToList();
-                var repeats = await new CellMeasurer(driver, _options).MeasureInterleavedAsync(
-                    participants.Select(p => (p.Request, p.Target.Running?.ProcessId)).ToList(), concurrency, cancellationToken, cold,
-                    rounds => _progress.RoundFinished(label, rounds[0].Count, string.Join(", ", rounds.Select((r, i) =>
-                        string.Create(CultureInfo.InvariantCulture, $"{names[i]} cv {100 * Statistics.CoefficientOfVariation(r.Select(m => m.RequestsPerSecond).ToList()):0.0}%")))));
-                cold = false;
-                for (var i = 0; i < participants.Count; i++)
+                finally
                 {
-                    var cell = Measured(participants[i].Target.Plan, planned, repeats[i]);
-                    cells.Add(cell);
-                    _progress.CellFinished($"{participants[i].Target.Plan.Name} {label}", Outcome(cell));
+                    foreach (var target in active)
+                        if (target.Running is not null) await target.Running.DisposeAsync();
                 }
             }
         }
@@ -101,22 +87,94 @@ public sealed class RunOrchestrator
         {
             // Stopped by the user: what was measured so far is kept and the run is marked partial.
         }
-        finally
-        {
-            foreach (var target in active)
-                if (target.Running is not null) await target.Running.DisposeAsync();
-        }
 
-        return new RunResult(RunResult.CurrentSchemaVersion, Spec(), started, DateTimeOffset.UtcNow,
-            Partial: cancellationToken.IsCancellationRequested, targets, checks, DriverAgreement.Flag(cells));
+        // One record per cell and target, in the order asked: every launch's windows, or why none.
+        foreach (var planned in PlannedCells())
+        {
+            foreach (var plan in plans)
+            {
+                var info = targets.FirstOrDefault(t => t.Name == plan.Name);
+                var key = Key(plan, planned);
+                if (info is { Measured: false })
+                    cells.Add(NotMeasured(plan, planned, info.NotMeasuredReason!));
+                else if (windows.TryGetValue(key, out var measured) && measured.Count > 0)
+                    cells.Add(Measured(plan, planned, measured));
+                else if (missed.TryGetValue(key, out var why))
+                    cells.Add(NotMeasured(plan, planned, why.Reason, why.Flag));
+                else
+                    cells.Add(NotMeasured(plan, planned, "stopped before a repeat completed"));
+            }
+        }
+        var withFailures = targets.Select(t => launchFailures.TryGetValue(t.Name, out var f) ? t with { LaunchFailures = f } : t).ToList();
+        var result = new RunResult(RunResult.CurrentSchemaVersion, Spec(), started, DateTimeOffset.UtcNow,
+            Partial: cancellationToken.IsCancellationRequested, withFailures, checks, DriverAgreement.Flag(cells));
+        return result with { Verdicts = PairVerdicts.Build(result) };
+    }
+
+    /// <summary>One launch: every cell on every active target in turn, the windows added to the cell's list.</summary>
+    private async Task<int> MeasureLaunchAsync(int launch, IReadOnlyList<ActiveTarget> active, Dictionary<CellKey, List<Measurement>> windows,
+        Dictionary<CellKey, (string Reason, string Flag)> missed, int done, int total, double perCell, CancellationToken cancellationToken)
+    {
+        var cold = true;
+        foreach (var planned in PlannedCells())
+        {
+            if (cancellationToken.IsCancellationRequested || active.Count == 0) break;
+            var (endpoint, payload, concurrency, driver) = planned;
+            var label = $"{endpoint.Name}{(endpoint.SendsBody ? " " + payload.Spec.Label : "")} c={concurrency} {driver.Name}";
+            var participants = new List<(ActiveTarget Target, LoadRequest Request)>();
+            foreach (var target in active)
+            {
+                var request = LoadRequest.For(endpoint, target.BaseUrl, payload.Bytes, _options.JsonItems);
+                if (driver.CannotMeasure(request, _options.KeepAlive) is string cannot)
+                    missed[Key(target.Plan, planned)] = ($"{driver.Name}: {cannot}", CellFlags.NotApplicable);
+                else if (target.Running is { HasExited: true })
+                    missed[Key(target.Plan, planned)] = ("the target process exited during the run", CellFlags.NotMeasured);
+                else
+                    participants.Add((target, request));
+            }
+            done += active.Count;
+            if (participants.Count == 0) continue;
+
+            var launchText = _options.Launches > 1 ? $" launch {launch + 1}/{_options.Launches}" : "";
+            _progress.CellStarted(done, total, $"{label}{launchText} ({string.Join(", ", participants.Select(p => p.Target.Plan.Name))})",
+                (total - done + participants.Count) * perCell);
+            var names = participants.Select(p => p.Target.Plan.Name).ToList();
+            var repeats = await new CellMeasurer(driver, _options).MeasureInterleavedAsync(
+                participants.Select(p => (p.Request, p.Target.Running?.ProcessId)).ToList(), concurrency, cancellationToken, cold,
+                rounds => _progress.RoundFinished(label, rounds[0].Count, string.Join(", ", rounds.Select((r, i) =>
+                    string.Create(CultureInfo.InvariantCulture, $"{names[i]} cv {100 * Spread.CoefficientOfVariation(r.Select(m => m.RequestsPerSecond).ToList()):0.0}%")))));
+            cold = false;
+            for (var i = 0; i < participants.Count; i++)
+            {
+                var key = Key(participants[i].Target.Plan, planned);
+                var tagged = repeats[i].Select((m, round) => m with { Launch = launch, Round = round }).ToList();
+                if (!windows.TryGetValue(key, out var list)) windows[key] = list = new List<Measurement>();
+                list.AddRange(tagged);
+                _progress.CellFinished($"{participants[i].Target.Plan.Name} {label}{launchText}",
+                    tagged.Count == 0 ? "not measured: stopped before a repeat completed" : Outcome(tagged));
+            }
+        }
+        return done;
     }
 
     /// <summary>A target that started (or was given by URL) and passed verification.</summary>
     private sealed record ActiveTarget(TargetPlan Plan, RunningTarget? Running, Uri BaseUrl);
 
     /// <summary>Starts and verifies one target; on failure records why (the last TargetInfo) and returns null.</summary>
-    private async Task<ActiveTarget?> StartAndVerifyAsync(TargetPlan plan, List<TargetInfo> targets, List<Check> checks, CancellationToken cancellationToken)
+    /// <remarks>
+    /// The first launch records the target and its checks; a later launch that fails is recorded in
+    /// <paramref name="launchFailures"/> and that launch goes on without the target.
+    /// </remarks>
+    private async Task<ActiveTarget?> StartAndVerifyAsync(TargetPlan plan, int launch, List<TargetInfo> targets, List<Check> checks,
+        Dictionary<string, List<string>> launchFailures, CancellationToken cancellationToken)
     {
+        void Failed(string reason)
+        {
+            _progress.Message($"{plan.Name}: {(launch == 0 ? "not measured" : $"launch {launch + 1} not measured")}: {reason}");
+            if (launch == 0) targets.Add(Info(plan, null, reason));
+            else (launchFailures.TryGetValue(plan.Name, out var list) ? list : launchFailures[plan.Name] = new List<string>()).Add($"launch {launch + 1}: {reason}");
+        }
+
         RunningTarget? running = null;
         try
         {
@@ -129,18 +187,25 @@ public sealed class RunOrchestrator
                 baseUrl = running.BaseUrl;
             }
 
+            // Every launch of a started target is verified (a fresh process may not answer alike); the
+            // results keep the first launch's checks, and the first launch of a service given by URL.
+            if (launch > 0 && running is null) return new ActiveTarget(plan, running, baseUrl);
             var verification = await EndpointVerifier.VerifyAsync(plan.Name, baseUrl, cancellationToken);
-            checks.AddRange(verification);
+            if (launch == 0) checks.AddRange(verification);
             var failedChecks = verification.Where(c => !c.Passed).Select(c => $"{c.Endpoint}: {c.Detail}").ToList();
             var reason = failedChecks.Count > 0 ? "verification failed: " + string.Join("; ", failedChecks) : null;
-            targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), reason));
-            if (reason is null) return new ActiveTarget(plan, running, baseUrl);
-            _progress.Message($"{plan.Name}: not measured: {reason}");
+            if (reason is null)
+            {
+                if (launch == 0) targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), null));
+                return new ActiveTarget(plan, running, baseUrl);
+            }
+            if (launch == 0) targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), reason));
+            else Failed(reason);
+            if (launch == 0) _progress.Message($"{plan.Name}: not measured: {reason}");
         }
         catch (LaunchException e)
         {
-            _progress.Message($"{plan.Name}: not measured: {e.Message}");
-            targets.Add(Info(plan, null, e.Message));
+            Failed(e.Message);
         }
         if (running is not null) await running.DisposeAsync();
         return null;
@@ -165,7 +230,7 @@ public sealed class RunOrchestrator
         return new CellResult(Key(plan, c), RuntimeOf(plan), c.Payload.Spec.Label, _options.KeepAlive, repeats,
             CellMeasurer.MedianRepeat(repeats), repeats.Min(r => r.RequestsPerSecond), repeats.Max(r => r.RequestsPerSecond),
             repeats.Sum(r => r.Failed), repeats.Sum(r => r.Non2xx), CellFlags.For(repeats, Environment.ProcessorCount, _options.Repeats.Precision), null,
-            Statistics.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()));
+            Spread.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()));
     }
 
     private CellResult NotMeasured(TargetPlan plan, (EndpointSpec Endpoint, Payload Payload, int Concurrency, ILoadDriver Driver) c, string reason,
@@ -179,11 +244,13 @@ public sealed class RunOrchestrator
         ? new TargetInfo(plan.Name, d.Stack, d.Runtime, d.Server, baseUrl, false, notMeasured is null, notMeasured)
         : new TargetInfo(plan.Name, $"external service at {baseUrl}", "unknown", "unknown", baseUrl, true, notMeasured is null, notMeasured);
 
-    private static string Outcome(CellResult cell)
+    private string Outcome(IReadOnlyList<Measurement> repeats)
     {
-        if (cell.Summary is not { } s) return "not measured: " + cell.NotMeasuredReason;
-        var text = string.Create(CultureInfo.InvariantCulture, $"{s.RequestsPerSecond:0} req/s (cv {100 * (cell.RpsCv ?? 0):0.0}% over {cell.Repeats.Count}), p99 {s.LatencyP99Ms:0.0} ms");
-        return cell.Flags.Count > 0 ? text + " [" + string.Join(", ", cell.Flags) + "]" : text;
+        var s = CellMeasurer.MedianRepeat(repeats);
+        var cv = Spread.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList());
+        var text = string.Create(CultureInfo.InvariantCulture, $"{s.RequestsPerSecond:0} req/s (cv {100 * cv:0.0}% over {repeats.Count}), p99 {s.LatencyP99Ms:0.0} ms");
+        var flags = CellFlags.For(repeats, Environment.ProcessorCount, _options.Repeats.Precision);
+        return flags.Count > 0 ? text + " [" + string.Join(", ", flags) + "]" : text;
     }
 
     private RunSpec Spec() => new(
@@ -204,5 +271,8 @@ public sealed class RunOrchestrator
         RunSpec.Interleaved,
         _options.Repeats.Precision * 100,
         _options.Repeats.MaxRepeat,
-        _options.ColdWarmup.TotalSeconds);
+        _options.ColdWarmup.TotalSeconds,
+        _options.Launches,
+        _options.Lead.Confidence,
+        _options.Lead.MinEffect * 100);
 }

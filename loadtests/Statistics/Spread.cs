@@ -2,9 +2,10 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 
-namespace Comparator.Running;
+namespace Comparator.Statistics;
 
-public static class Statistics
+/// <summary>How much a set of figures varies: a description of spread, never a decision (that is <see cref="LeadRule"/>'s).</summary>
+public static class Spread
 {
     /// <summary>Coefficient of variation (sample standard deviation / mean); 0 for fewer than two values.</summary>
     public static double CoefficientOfVariation(IReadOnlyList<double> values)

@@ -1,0 +1,69 @@
+using System.Collections.Generic;
+using System.Globalization;
+using System.Linq;
+using Comparator.Results;
+using Comparator.Statistics;
+
+namespace Comparator.Comparing;
+
+/// <summary>
+/// The decisions of a run, made once by the <see cref="LeadRule"/> its spec names: for the baseline
+/// against every other target, per endpoint, size and concurrency (first driver, as the charts), the
+/// ratio of requests/s with its interval and the leader, or the reason none is named. Stored in
+/// results.json; every renderer reads these rather than judging the figures again.
+/// </summary>
+public static class PairVerdicts
+{
+    public const string WithinNoise = "within noise";
+
+    /// <summary>The rule a run was judged by: its recorded settings, or the defaults for files saved before they were recorded.</summary>
+    public static LeadRule RuleOf(RunSpec spec) => new(
+        spec.Confidence ?? LeadRule.DefaultConfidence,
+        spec.MinEffectPercent is double m ? m / 100 : LeadRule.DefaultMinEffect);
+
+    public static IReadOnlyList<CellVerdict> Build(RunResult run)
+    {
+        var rule = RuleOf(run.Spec);
+        var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
+        var cells = run.Cells.Where(c => c.Key.Driver == driver).ToList();
+        var baseline = run.Spec.BaselineTarget;
+        var others = run.Targets.Select(t => t.Name).Concat(cells.Select(c => c.Key.Target)).Distinct()
+            .Where(t => t != baseline && cells.Any(c => c.Key.Target == t)).ToList();
+        var verdicts = new List<CellVerdict>();
+        foreach (var other in others)
+        foreach (var b in cells.Where(c => c.Key.Target == other))
+        {
+            var a = cells.FirstOrDefault(c => c.Key.Target == baseline && c.Key.Endpoint == b.Key.Endpoint &&
+                                              c.Key.SizeBytes == b.Key.SizeBytes && c.Key.Concurrency == b.Key.Concurrency);
+            verdicts.Add(Decide(rule, b.Key, baseline, a, other, b));
+        }
+        return verdicts;
+    }
+
+    /// <summary>One compared cell: the interval of other/baseline in requests/s, and who leads by the rule.</summary>
+    public static CellVerdict Decide(LeadRule rule, CellKey key, string baseline, CellResult? a, string other, CellResult b)
+    {
+        CellVerdict Verdict(double? ratio, RatioInterval? interval, string? leader, string? reason) =>
+            new(key.Endpoint, key.SizeBytes, key.Concurrency, baseline, other, CellVerdict.RequestsPerSecond,
+                interval?.Ratio ?? ratio, interval?.Low, interval?.High, rule.Confidence, leader, reason);
+
+        var missing = new[] { (baseline, a), (other, b) }.Where(x => x.Item2?.Summary is null).ToList();
+        if (missing.Count > 0)
+            return Verdict(null, null, null, string.Join("; ", missing.Select(m => $"not measured on {m.Item1}" +
+                (m.Item2?.NotMeasuredReason is string why ? $" ({why})" : ""))));
+        var failed = new[] { (baseline, a!), (other, b) }.Where(x => x.Item2.FailedTotal > 0).ToList();
+        if (failed.Count > 0)
+            return Verdict(null, null, null, string.Join("; ", failed.Select(x =>
+                $"failed requests on {x.Item1} ({x.Item2.FailedTotal.ToString(CultureInfo.InvariantCulture)})")));
+
+        var median = a!.Summary!.RequestsPerSecond > 0 ? b.Summary!.RequestsPerSecond / a.Summary.RequestsPerSecond : (double?)null;
+        var interval = rule.Paired(a.Repeats, b.Repeats, m => m.RequestsPerSecond, out var whyNot);
+        if (interval is null) return Verdict(median, null, null, whyNot);
+        return rule.Decide(interval) switch
+        {
+            Direction.Higher => Verdict(null, interval, other, null),
+            Direction.Lower => Verdict(null, interval, baseline, null),
+            _ => Verdict(null, interval, null, WithinNoise),
+        };
+    }
+}
