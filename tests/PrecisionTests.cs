@@ -43,7 +43,7 @@ public sealed class PrecisionTests
         var windows = noisy.Select(r => ResultsTests.Window(r)).ToList();
         Assert.Contains(CellFlags.Noisy, CellFlags.For(windows, 2, Default.Precision));
         Assert.DoesNotContain(CellFlags.Noisy, CellFlags.For(steady.Select(r => ResultsTests.Window(r)).ToList(), 2, Default.Precision));
-        Assert.True(Statistics.CoefficientOfVariation(noisy) > 0.05);
+        Assert.True(Comparator.Statistics.Spread.CoefficientOfVariation(noisy) > 0.05);
     }
 
     [Fact]

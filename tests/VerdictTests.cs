@@ -57,7 +57,7 @@ public sealed class VerdictTests
     private static IReadOnlyList<string> Texts(RunResult run) => Verdict.Build(run).Select(l => l.Text).ToList();
 
     [Fact]
-    public void A_clear_lead_gives_the_median_ratio_its_range_over_repeats_and_the_costs()
+    public void A_clear_lead_names_the_leader_with_its_ratio_its_interval_and_the_costs()
     {
         var run = Run(new[] { WcfClassic, WebApiSelfhost },
             Cell("wcf-classic", "echo-post", 500, W(1200, 12, 700, 150), W(1210, 12, 700, 150), W(1220, 12, 700, 150)),
@@ -66,17 +66,22 @@ public sealed class VerdictTests
         var lines = Verdict.Build(run);
 
         Assert.Equal("wcf-classic against webapi-selfhost (baseline)", lines[0].Text);
-        Assert.Equal("echo-post 500B: wcf-classic leads, 1.20x req/s (1.18x..1.22x over repeats; 1210 vs 1010); " +
+        Assert.Equal("echo-post 500B: wcf-classic is 1.20x faster (99% interval 1.19x–1.21x; 1210 vs 1010 req/s); " +
                      "server CPU 150.0 vs 200.0 µs/req (0.75x); p99 12.0 vs 16.0 ms (0.75x); 700 B vs 680 B per response",
             lines.Single(l => l.Kind == VerdictLineKind.Endpoint).Text);
+        // The compact table comes before the sentences: endpoint × size, ratio, interval, verdict.
+        var table = lines.Single(l => l.Kind == VerdictLineKind.Table).Table!;
+        Assert.True(lines.ToList().FindIndex(l => l.Kind == VerdictLineKind.Table) < lines.ToList().FindIndex(l => l.Kind == VerdictLineKind.Endpoint));
+        Assert.Equal(new[] { "endpoint", "size", "ratio", "99% interval", "verdict" }, table.Header);
+        Assert.Equal(new[] { "echo-post", "500B", "1.20x", "1.19x–1.21x", "wcf-classic leads" }, table.Rows.Single());
     }
 
     [Fact]
-    public void Overlapping_repeats_are_within_noise_and_nobody_leads()
+    public void An_interval_that_reaches_past_the_minimum_effect_is_within_noise_and_nobody_leads()
     {
         var line = Assert.Single(Texts(Pair((500, new[] { 1000.0, 1100, 1050 }, new[] { 1080.0, 1150, 1020 }))), t => t.StartsWith("echo-post"));
 
-        Assert.StartsWith("echo-post 500B: within noise, 1.03x req/s (repeats overlap: 0.93x..1.15x; 1080 vs 1050)", line);
+        Assert.StartsWith("echo-post 500B: within noise, 1.03x req/s (99% interval 0.76x–1.41x; 1080 vs 1050 req/s)", line);
         Assert.DoesNotContain("leads", line);
     }
 
@@ -90,9 +95,10 @@ public sealed class VerdictTests
 
         Assert.Contains("echo-post: webapi-selfhost leads at 64B, within noise at 1KB, wcf-classic leads at 16KB; " +
                         "wcf-classic/webapi-selfhost req/s 0.76x at 64B to 1.20x at 16KB", texts);
-        Assert.Contains(texts, t => t.StartsWith("64B: webapi-selfhost leads, 0.76x req/s (0.71x..0.80x over repeats; 155 vs 205)"));
-        Assert.Contains(texts, t => t.StartsWith("1KB: within noise, 1.02x req/s"));
-        Assert.Contains(texts, t => t.StartsWith("16KB: wcf-classic leads, 1.20x req/s (1.15x..1.24x over repeats; 61 vs 51)"));
+        // A lead is said from the leader's side: the baseline leading at 64B is 1.32x faster, not "0.76x".
+        Assert.Contains(texts, t => t.StartsWith("64B: webapi-selfhost is 1.32x faster (99% interval 1.26x–1.38x; 155 vs 205 req/s)"));
+        Assert.Contains(texts, t => t.StartsWith("1KB: within noise, 1.01x req/s (99% interval"));
+        Assert.Contains(texts, t => t.StartsWith("16KB: wcf-classic is 1.20x faster (99% interval 1.17x–1.22x; 61 vs 51 req/s)"));
     }
 
     [Fact]
@@ -129,7 +135,7 @@ public sealed class VerdictTests
 
         var texts = Texts(run);
 
-        Assert.Contains("echo-post 500B: failed on wcf-classic (3 failed requests): no verdict", texts);
+        Assert.Contains("echo-post 500B: failed requests on wcf-classic (3): no verdict", texts);
         Assert.Contains("echo-put 500B: not measured on webapi-selfhost (target stopped): no verdict", texts);
         Assert.Contains("not measured: wcf (.NET 10, Kestrel): not built: CoreWCF not restorable", texts);
         Assert.DoesNotContain(texts, t => t.Contains("leads"));
@@ -156,14 +162,28 @@ public sealed class VerdictTests
     }
 
     [Fact]
-    public void One_repeat_claims_no_lead_however_far_apart()
+    public void One_launch_claims_no_lead_however_far_apart()
     {
         var texts = Texts(Pair((64, new[] { 200.0 }, new[] { 100.0 }), (1024, new[] { 100.0 }, new[] { 300.0 })));
 
-        Assert.Contains("echo-post: one repeat per cell, noise unknown, so no lead claimed; wcf-classic/webapi-selfhost req/s 0.50x at 64B to 3.00x at 1KB", texts);
-        Assert.Contains(texts, t => t.StartsWith("64B: one repeat, noise unknown, so no lead claimed: 0.50x req/s (100 vs 200); server CPU"));
-        Assert.Contains(texts, t => t.StartsWith("one repeat only in 4 cell(s)"));
-        Assert.DoesNotContain(texts, t => t.Contains("leads"));
+        Assert.Contains("echo-post: within noise at every size (64B to 1KB); wcf-classic/webapi-selfhost req/s 0.50x at 64B to 3.00x at 1KB", texts);
+        Assert.Contains(texts, t => t.StartsWith($"64B: {Statistics.LeadRule.OneUnit}: 0.50x req/s (100 vs 200 req/s); server CPU"));
+        Assert.Contains(texts, t => t.StartsWith("one launch only in 4 cell(s)"));
+        Assert.DoesNotContain(texts, t => t.Contains("leads") || t.Contains("faster"));
+    }
+
+    [Fact]
+    public void Of_services_given_by_url_nothing_is_said_about_runtime_or_host()
+    {
+        TargetInfo External(string name, string url) => new(name, $"external service at {url}", "unknown", "unknown", url, true, true, null);
+        var run = Run(new[] { External("webapi-selfhost", "http://127.0.0.1:5001"), External("wcf-classic", "http://127.0.0.1:5002") },
+            Cell("wcf-classic", "echo-post", 500, W(1000), W(1010)),
+            Cell("webapi-selfhost", "echo-post", 500, W(1000), W(1010)));
+
+        var texts = Texts(run);
+
+        Assert.DoesNotContain(texts, t => t.Contains("unknown") || t.Contains("runtime") || t.Contains("between the frameworks"));
+        Assert.Contains(texts, t => t.StartsWith("wcf-classic is a service given by URL: every launch measured the same process"));
     }
 
     [Fact]
@@ -176,12 +196,12 @@ public sealed class VerdictTests
             Pair((500, new[] { 1000.0, 1010 }, new[] { 1003.0, 1020 })),
             Pair((500, new[] { 1000.0, 1001 }, new[] { 1002.0, 1003 })),
         };
-        var leads = runs.SelectMany(Texts).Where(t => t.Contains(" leads")).ToList();
+        var leads = runs.SelectMany(Texts).Where(t => t.Contains(" faster")).ToList();
 
         Assert.NotEmpty(leads);
-        Assert.All(leads, t => Assert.Matches(@"\d\.\d{2,3}x", t));
-        // A lead of 0.2% is shown to three decimals, never as a 1.00x "lead".
-        Assert.Contains(leads, t => t.Contains("1.002x req/s"));
+        Assert.All(leads, t => Assert.Matches(@"is \d\.\d{2,3}x faster \(99% interval \d\.\d{2,3}x–\d\.\d{2,3}x", t));
+        // A difference of 0.2% is below the minimum effect: never a lead, and shown to three decimals, not as 1.00x.
+        Assert.Contains(runs.SelectMany(Texts), t => t.StartsWith("echo-post 500B: within noise, 1.002x req/s"));
     }
 
     [Fact]
@@ -200,6 +220,7 @@ public sealed class VerdictTests
         Assert.True(lines.Length <= SummaryReport.MaxLines, $"{lines.Length} lines");
         Assert.Contains("![throughput](charts/throughput.png)", lines);
         Assert.Contains(lines, l => l.Contains("**echo-post**: wcf-classic leads at every size"));
+        Assert.Contains(lines, l => l.StartsWith("| echo-post | 64B | 1.20x |"));
 
         var md = MarkdownReport.Render(run);
         Assert.True(md.IndexOf("## Verdict: wcf-classic against webapi-selfhost", System.StringComparison.Ordinal) < md.IndexOf("- started", System.StringComparison.Ordinal));

@@ -26,6 +26,9 @@ public sealed class ArgumentReader
         _command = _definition.Name;
     }
 
+    /// <summary>Whether this command has the option at all (calibrate shares run's parser but not every option).</summary>
+    public bool Defines(string name) => _definition.Options.Any(o => o.Name == name);
+
     /// <summary>The value given; for an option that takes several, all of them joined with commas. Null when the option was not given.</summary>
     public string? Value(string name)
     {

@@ -50,6 +50,7 @@ public static class CommandLine
             VerifyCommand.Define(),
             SoakCommand.Define(),
             BenchDriverCommand.Define(),
+            CalibrateCommand.Define(),
             DiffCommand.Define(),
             ReportCommand.Define(),
             TargetsCommand.Define(),

@@ -26,7 +26,14 @@ public static class RunCommand
     {
         var run = new Command("run",
             "Verify the targets, measure every cell (target x endpoint x size x concurrency x driver), write results.json, results.csv, " +
-            "report.md and report.html into a new run directory, and print the side-by-side table. The default command.")
+            "report.md and report.html into a new run directory, and print the side-by-side table. The default command.");
+        foreach (var option in Options()) run.Options.Add(option);
+        run.SetAction(parse => RunAsync(parse));
+        return run;
+    }
+
+    /// <summary>Every option of run, defined once; calibrate takes the ones that shape a measurement.</summary>
+    public static IReadOnlyList<Option> Options() => new Option[]
         {
             CommandLine.Many("--targets", "all|NAME", "Targets the comparator starts, by name (see `comparator targets`); all: every target that runs here. " +
                 "Default: the WCF/Web API pair, or every target that runs here when no pair can."),
@@ -58,9 +65,6 @@ public static class RunCommand
             CommandLine.One("--threshold", "PERCENT", "The change --compare-to counts as a regression. Default: 5%."),
             CommandLine.Flag("--quick", "A short run: 1 launch, 1 round, warm-up 0.5s (cold cell 1s), duration 1s: no lead is claimed; explicit options win."),
         };
-        run.SetAction(parse => RunAsync(parse));
-        return run;
-    }
 
     public static async Task<int> RunAsync(ParseResult parse)
     {
@@ -78,7 +82,7 @@ public static class RunCommand
                          (options.Pin is null ? "" : $", {options.Pin}"));
         var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus);
         Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p).RunAsync(stop.Token);
-        var run = SpectreProgress.Usable ? await SpectreProgress.RunAsync(options.CellCount, Run) : await Run(progress);
+        var run = SpectreProgress.Usable ? await SpectreProgress.RunAsync(options.CellCount * options.Launches, Run) : await Run(progress);
         var directory = RunDirectory.Write(run, options.OutDirectory);
 
         Console.WriteLine();

@@ -14,6 +14,9 @@ namespace Comparator.Comparing;
 /// </summary>
 public static class PairVerdicts
 {
+    /// <summary>The run's stored verdicts, or, for a result built in memory without them, the rule's judgement now.</summary>
+    public static IReadOnlyList<CellVerdict> Judged(this RunResult run) => run.Verdicts ?? Build(run);
+
     public const string WithinNoise = "within noise";
 
     /// <summary>The rule a run was judged by: its recorded settings, or the defaults for files saved before they were recorded.</summary>

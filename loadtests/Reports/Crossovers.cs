@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Globalization;
 using System.Linq;
+using Comparator.Comparing;
 using Comparator.Results;
 
 namespace Comparator.Reports;
@@ -50,50 +51,34 @@ public sealed record Crossover(string Endpoint, int Concurrency, string Baseline
 }
 
 /// <summary>
-/// Where one target leads another as the payload grows. A size counts as a lead only beyond the
-/// noise of both: every repeat of one above every repeat of the other in requests/s; otherwise
-/// the two are within noise there. Pairs: the baseline against every other target, per endpoint
-/// with a body (echo-post, echo-put) and concurrency, for the first driver (as the charts).
+/// Where one target leads another as the payload grows. A size counts as a lead only where the
+/// run's lead rule named a leader (<see cref="RunResult.Verdicts"/>: the interval of the ratio wholly
+/// beyond the minimum effect); otherwise the two are within noise there. Pairs: the baseline against
+/// every other target, per endpoint with a body (echo-post, echo-put) and concurrency, for the first
+/// driver (as the charts and the verdicts).
 /// </summary>
 public static class Crossovers
 {
     public static IReadOnlyList<Crossover> Find(RunResult run)
     {
+        var verdicts = run.Judged();
         var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
-        var cells = run.Cells.Where(c => c.Key.Driver == driver && c.Key.SizeBytes >= 0).ToList();
-        var baseline = run.Spec.BaselineTarget;
-        var others = cells.Select(c => c.Key.Target).Distinct().Where(t => t != baseline).ToList();
+        var labels = run.Cells.Where(c => c.Key.Driver == driver).GroupBy(c => c.Key.SizeBytes).ToDictionary(g => g.Key, g => g.First().SizeLabel);
         var result = new List<Crossover>();
-        foreach (var group in cells.Where(c => EndpointHasBody(c.Key.Endpoint)).GroupBy(c => (c.Key.Endpoint, c.Key.Concurrency)))
+        foreach (var group in verdicts.Where(v => EndpointHasBody(v.Endpoint)).GroupBy(v => (v.Endpoint, v.Concurrency, v.Baseline, v.Other)))
         {
-            var sizes = group.Select(c => (c.Key.SizeBytes, c.SizeLabel)).Distinct().OrderBy(s => s.SizeBytes).ToList();
+            var sizes = group.OrderBy(v => v.SizeBytes).ToList();
             if (sizes.Count < 2) continue; // one size is a comparison, not a curve
-            foreach (var other in others)
-            {
-                var verdicts = sizes.Select(size =>
-                {
-                    var a = Rates(group.FirstOrDefault(c => c.Key.Target == baseline && c.Key.SizeBytes == size.SizeBytes));
-                    var b = Rates(group.FirstOrDefault(c => c.Key.Target == other && c.Key.SizeBytes == size.SizeBytes));
-                    var measured = a.Count > 0 && b.Count > 0;
-                    return new SizeVerdict(size.SizeBytes, size.SizeLabel, measured ? Leader(baseline, a, other, b) : null, measured);
-                }).ToList();
-                if (verdicts.Any(v => v.Measured)) result.Add(new Crossover(group.Key.Endpoint, group.Key.Concurrency, baseline, other, verdicts));
-            }
+            var perSize = sizes.Select(v => new SizeVerdict(v.SizeBytes, labels.TryGetValue(v.SizeBytes, out var l) ? l : v.SizeBytes + "B",
+                v.Leader, Measured(v))).ToList();
+            if (perSize.Any(v => v.Measured))
+                result.Add(new Crossover(group.Key.Endpoint, group.Key.Concurrency, group.Key.Baseline, group.Key.Other, perSize));
         }
         return result;
     }
 
-    /// <summary>The one whose every repeat beats every repeat of the other, or null.</summary>
-    public static string? Leader(string a, IReadOnlyList<double> ratesA, string b, IReadOnlyList<double> ratesB)
-    {
-        if (ratesA.Min() > ratesB.Max()) return a;
-        if (ratesB.Min() > ratesA.Max()) return b;
-        return null;
-    }
-
-    /// <summary>Requests/s of every repeat of a cell that was measured without failures.</summary>
-    private static IReadOnlyList<double> Rates(CellResult? cell) =>
-        cell is null || cell.Summary is null || cell.FailedTotal > 0 ? Array.Empty<double>() : cell.Repeats.Select(r => r.RequestsPerSecond).ToList();
+    /// <summary>A size counts on the curve when both sides were measured without failures (an interval, or the reason it has none, is about noise).</summary>
+    private static bool Measured(CellVerdict v) => v.Ratio is not null;
 
     private static bool EndpointHasBody(string endpoint) => Contracts.Endpoints.Find(endpoint)?.SendsBody == true;
 
@@ -111,5 +96,5 @@ public static class Crossovers
     }
 
     public const string Explanation =
-        "A target leads at a size only when every one of its repeats beat every repeat of the other in requests/s; otherwise the two are within noise there. Sizes next to each other with the same verdict are joined.";
+        "A target leads at a size only where the lead rule named it (the interval of the ratio of requests/s wholly beyond the minimum effect, see the verdict); otherwise the two are within noise there. Sizes next to each other with the same verdict are joined.";
 }

@@ -67,7 +67,7 @@ public static class MarkdownReport
         md.AppendLine("- failed: some requests failed (non-2xx, error, timeout or a wrong body); they are out of req/s and latency, and counted in `failed`.");
         md.AppendLine("- client-bound: the driver used 90% or more of one core: the figure may measure the driver, not the server.");
         md.AppendLine("- machine-bound: driver and server together used 90% or more of all cores: both compete for CPU.");
-        md.AppendLine("- noisy: the coefficient of variation of requests/s across repeats was still above the asked --precision at the repeat cap (see the cv column).");
+        md.AppendLine("- noisy: the coefficient of variation of requests/s over the cell's launches and rounds was above --precision (see the cv column): the interval of its ratio is wide.");
         md.AppendLine("- drivers-disagree: two drivers on the same cell differ by more than 15% in requests/s, or by more than 64 bytes a response (more than headers explain).");
         md.AppendLine("- n/a: the driver cannot measure this endpoint faithfully; the reason is in not_measured_reason.");
         md.AppendLine("- no-server-cpu: the server is not a process of this run (external target), so CPU figures are absent.");

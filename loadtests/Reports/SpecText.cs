@@ -17,7 +17,10 @@ public static class SpecText
             : string.Create(CultureInfo.InvariantCulture, $"warm-up {s.WarmupSeconds:0.###} s per cell (discarded)");
         var repeats = s.PrecisionPercent is double precision && s.MaxRepeat is int max && max > s.Repeat
             ? string.Create(CultureInfo.InvariantCulture, $"{s.Repeat} to {max} repeats of {s.DurationSeconds:0.###} s, until the CV of every target's requests/s is at most {precision:0.#}%")
-            : string.Create(CultureInfo.InvariantCulture, $"{s.Repeat} repeat(s) of {s.DurationSeconds:0.###} s");
-        return warmup + "; " + repeats;
+            : string.Create(CultureInfo.InvariantCulture, $"{s.Repeat} round(s) of {s.DurationSeconds:0.###} s");
+        var launches = s.Launches is int l
+            ? string.Create(CultureInfo.InvariantCulture, $"{l} launch(es), each a fresh start of every target measuring every cell, ")
+            : "";
+        return warmup + "; " + launches + repeats + (s.Launches is null ? "" : " per launch");
     }
 }

@@ -6,13 +6,16 @@ using System.Net;
 using System.Text;
 using Comparator.Results;
 using Comparator.Running;
+using Comparator.Statistics;
+using Comparator.Comparing;
 
 namespace Comparator.Reports;
 
 /// <summary>What a line of the verdict is: a pair's heading, its reading note, an endpoint, a size under it, a caution.</summary>
-public enum VerdictLineKind { Pair, Note, Endpoint, Size, CautionHeading, Caution }
+public enum VerdictLineKind { Pair, Note, Table, Endpoint, Size, CautionHeading, Caution }
 
-public sealed record VerdictLine(VerdictLineKind Kind, string Text);
+/// <param name="Table">The compact verdict table of a pair (endpoint × size: ratio, interval, verdict), on a <see cref="VerdictLineKind.Table"/> line.</param>
+public sealed record VerdictLine(VerdictLineKind Kind, string Text, TextTable? Table = null);
 
 /// <summary>
 /// The answer for an architecture review, on top of every report and last on the terminal: the
@@ -21,8 +24,9 @@ public sealed record VerdictLine(VerdictLineKind Kind, string Text);
 /// (<see cref="Crossovers"/>), what it costs (server CPU per request, p99, wire bytes per
 /// response), and what the numbers cannot say (flagged cells, targets not measured, runtime or
 /// server differences and whether <see cref="Attribution"/>'s steps can split them off).
-/// Every sentence is built from the figures it shows; a lead is claimed only beyond the noise of
-/// both (every repeat of one above every repeat of the other), never on a failed or missing cell.
+/// Every sentence is built from the figures it shows; who leads is read from the run's verdicts
+/// (<see cref="PairVerdicts"/>, decided by the lead rule), never judged here, so the table, the
+/// sentences, the crossovers and results.json cannot disagree.
 /// </summary>
 public static class Verdict
 {
@@ -32,7 +36,7 @@ public static class Verdict
         (CellFlags.ClientBound, "the driver used 90% or more of a core, the figures may measure the driver"),
         (CellFlags.MachineBound, "driver and server together used 90% or more of all cores, the machine may cap both"),
         (CellFlags.Noisy, spec.PrecisionPercent is double p
-            ? $"the CV of req/s stayed above the asked {p.ToString("0.#", CultureInfo.InvariantCulture)}% at the repeat cap, a small gap there is no lead"
+            ? $"the CV of req/s over its launches and rounds was above {p.ToString("0.#", CultureInfo.InvariantCulture)}%: the figure moves from process to process, and the interval is wide there"
             : "req/s varied across repeats beyond the noise limit, a small gap there is no lead"),
     };
 
@@ -48,6 +52,8 @@ public static class Verdict
         var others = targetNames.Where(t => t != baseline && cells.Any(c => c.Key.Target == t && c.Summary is not null)).ToList();
         var baseInfo = run.Targets.FirstOrDefault(t => t.Name == baseline);
         var crossovers = Crossovers.Find(run);
+        var verdicts = run.Judged();
+        var rule = PairVerdicts.RuleOf(run.Spec);
         var endpoints = run.Spec.Endpoints.Concat(cells.Select(c => c.Key.Endpoint)).Distinct().ToList();
         var concurrencies = cells.Select(c => c.Key.Concurrency).Distinct().OrderBy(c => c).ToList();
 
@@ -61,10 +67,13 @@ public static class Verdict
             foreach (var other in others)
             {
                 lines.Add(new(VerdictLineKind.Pair, $"{other} against {baseline} (baseline)"));
-                var repeats = cells.Where(c => c.Key.Target is var t && (t == other || t == baseline) && c.Summary is not null).Select(c => c.Repeats.Count).DefaultIfEmpty(0);
+                var launches = cells.Where(c => c.Key.Target is var t && (t == other || t == baseline) && c.Summary is not null)
+                    .Select(c => LeadRule.UnitKeys(c.Repeats).Select(k => k.Launch).Distinct().Count()).DefaultIfEmpty(0).ToList();
                 lines.Add(new(VerdictLineKind.Note,
-                    $"Figures are {other} vs {baseline} (median repeat of {repeats.Min()}" + (repeats.Max() != repeats.Min() ? $" to {repeats.Max()}" : "") +
-                    $", driver {driver}); ratios are {other}/{baseline}; a lead counts only when every repeat of one beat every repeat of the other in req/s."));
+                    $"Ratios are {other}/{baseline} in req/s over {launches.Min()}" + (launches.Max() != launches.Min() ? $" to {launches.Max()}" : "") +
+                    $" launch(es) (driver {driver}); {rule.Statement}. Other figures are {other} vs {baseline}, median window."));
+                var pairVerdicts = verdicts.Where(v => v.Baseline == baseline && v.Other == other).ToList();
+                lines.Add(new(VerdictLineKind.Table, "", Table(pairVerdicts, cells)));
                 foreach (var endpoint in endpoints)
                 foreach (var conc in concurrencies)
                 {
@@ -72,7 +81,8 @@ public static class Verdict
                     if (group.Count == 0) continue;
                     var label = endpoint + (concurrencies.Count > 1 ? $" c={conc}" : "");
                     var sizes = group.Select(c => (c.Key.SizeBytes, c.SizeLabel)).Distinct().OrderBy(s => s.SizeBytes).ToList();
-                    string SizeText(CellResult? a, CellResult? b) => Compare(baseline, a, other, b);
+                    string SizeText(CellResult? a, CellResult? b) => Compare(baseline, a, other, b,
+                        pairVerdicts.FirstOrDefault(v => v.Endpoint == endpoint && v.Concurrency == conc && v.SizeBytes == (b ?? a)?.Key.SizeBytes));
                     CellResult? Cell(string t, long size) => group.FirstOrDefault(c => c.Key.Target == t && c.Key.SizeBytes == size);
                     if (sizes.Count == 1)
                     {
@@ -98,30 +108,16 @@ public static class Verdict
         return lines;
     }
 
-    /// <summary>One size of a pair: the lead or the noise, with the ratio and its range over repeats, then the costs and the flags.</summary>
-    public static string Compare(string baseline, CellResult? a, string other, CellResult? b)
+    /// <summary>One size of a pair: the lead with its interval, or the noise with its interval, or why no verdict; then the costs and the flags.</summary>
+    public static string Compare(string baseline, CellResult? a, string other, CellResult? b, CellVerdict? verdict)
     {
-        if (a?.Summary is null || b?.Summary is null)
-        {
-            var missing = new[] { (baseline, a), (other, b) }.Where(x => x.Item2?.Summary is null).ToList();
-            return string.Join("; ", missing.Select(m => $"not measured on {m.Item1}" + (m.Item2?.NotMeasuredReason is string why ? $" ({why})" : ""))) + ": no verdict";
-        }
-        if (a.FailedTotal > 0 || b.FailedTotal > 0)
-            return string.Join("; ", new[] { (baseline, a), (other, b) }.Where(x => x.Item2.FailedTotal > 0)
-                .Select(x => $"failed on {x.Item1} ({x.Item2.FailedTotal.ToString(CultureInfo.InvariantCulture)} failed requests)")) + ": no verdict";
+        if (a?.Summary is null || b?.Summary is null || a.FailedTotal > 0 || b.FailedTotal > 0 || verdict is null)
+            return (verdict?.Reason ?? "not compared") + ": no verdict";
 
-        var ratesA = a.Repeats.Select(r => r.RequestsPerSecond).ToList();
-        var ratesB = b.Repeats.Select(r => r.RequestsPerSecond).ToList();
         var ra = a.Summary.RequestsPerSecond;
         var rb = b.Summary.RequestsPerSecond;
-        var leader = Crossovers.Leader(baseline, ratesA, other, ratesB);
-        var ratio = ra > 0 ? X(rb / ra) : "n/a";
-        var range = ratesA.Max() > 0 && ratesA.Min() > 0 ? $"{X(ratesB.Min() / ratesA.Max())}..{X(ratesB.Max() / ratesA.Min())}" : "n/a";
-        var text = new StringBuilder(ratesA.Count < 2 || ratesB.Count < 2
-            ? $"one repeat, noise unknown, so no lead claimed: {ratio} req/s ({N(rb, "0")} vs {N(ra, "0")})"
-            : leader is null
-            ? $"within noise, {ratio} req/s (repeats overlap: {range}; {N(rb, "0")} vs {N(ra, "0")})"
-            : $"{leader} leads, {ratio} req/s ({range} over repeats; {N(rb, "0")} vs {N(ra, "0")})");
+        var figures = $"{N(rb, "0")} vs {N(ra, "0")} req/s";
+        var text = new StringBuilder(Lead(verdict, figures));
         var ca = a.Summary.ServerCpuUsPerRequest;
         var cb = b.Summary.ServerCpuUsPerRequest;
         text.Append(ca is double x && cb is double y ? $"; server CPU {N(y, "0.0")} vs {N(x, "0.0")} µs/req ({(x > 0 ? X(y / x) : "n/a")})" : "; server CPU n/a");
@@ -135,15 +131,50 @@ public static class Verdict
         return text.ToString();
     }
 
+    /// <summary>
+    /// "webapi-selfhost is 1.14x faster (99% interval 1.08x–1.21x; ...)": a lead is stated from the
+    /// leader's side, so its ratio is above 1; within noise keeps other/baseline.
+    /// </summary>
+    private static string Lead(CellVerdict v, string figures)
+    {
+        var confidence = Format.Percent(v.Confidence);
+        if (v.Leader is string leader && v.Ratio is double r && v.RatioLow is double lo && v.RatioHigh is double hi)
+        {
+            var (ratio, low, high) = leader == v.Other ? (r, lo, hi) : (1 / r, 1 / hi, 1 / lo);
+            return $"{leader} is {X(ratio)} faster ({confidence} interval {X(low)}–{X(high)}; {figures})";
+        }
+        if (v.RatioLow is double l && v.RatioHigh is double h)
+            return $"within noise, {X(v.Ratio!.Value)} req/s ({confidence} interval {X(l)}–{X(h)}; {figures})";
+        return $"{v.Reason}: {(v.Ratio is double m ? X(m) : "n/a")} req/s ({figures})";
+    }
+
+    /// <summary>The compact table on top of a pair's verdict: one row per endpoint and size.</summary>
+    private static TextTable Table(IReadOnlyList<CellVerdict> verdicts, IReadOnlyList<CellResult> cells)
+    {
+        var multipleConcurrency = verdicts.Select(v => v.Concurrency).Distinct().Count() > 1;
+        string Size(CellVerdict v) => HasSize(v.Endpoint)
+            ? cells.FirstOrDefault(c => c.Key.SizeBytes == v.SizeBytes)?.SizeLabel ?? v.SizeBytes.ToString(CultureInfo.InvariantCulture) + "B"
+            : "-";
+        string Interval(CellVerdict v) => v.RatioLow is double l && v.RatioHigh is double h ? $"{X(l)}–{X(h)}" : "none";
+        string Said(CellVerdict v) => v.Leader is string leader ? leader + " leads" : v.Reason ?? "";
+        var header = new List<string> { "endpoint", "size" };
+        if (multipleConcurrency) header.Add("conc");
+        header.AddRange(new[] { "ratio", $"{Format.Percent(verdicts.FirstOrDefault()?.Confidence ?? LeadRule.DefaultConfidence)} interval", "verdict" });
+        return new TextTable(header, verdicts.Select(v =>
+        {
+            var row = new List<string> { v.Endpoint, Size(v) };
+            if (multipleConcurrency) row.Add(v.Concurrency.ToString(CultureInfo.InvariantCulture));
+            row.AddRange(new[] { v.Ratio is double r ? X(r) : "n/a", Interval(v), Said(v) });
+            return (IReadOnlyList<string>)row;
+        }).ToList());
+    }
+
     /// <summary>An endpoint across sizes: Crossovers' sentence, then how the req/s ratio moves from the smallest to the largest size with a verdict.</summary>
     private static string Curve(Crossover? crossover, string baseline, string other, IReadOnlyList<(string Size, CellResult? A, CellResult? B)> sizes)
     {
         var usable = sizes.Where(s => s.A?.Summary is { RequestsPerSecond: > 0 } && s.B?.Summary is not null && s.A.FailedTotal == 0 && s.B.FailedTotal == 0).ToList();
         if (crossover is null || usable.Count == 0) return $"no size measured without failures on both {other} and {baseline}: no verdict";
-        // Crossovers counts a single repeat as its whole spread; a verdict for a review does not claim a lead from one window.
-        var sentence = usable.Any(s => s.A!.Repeats.Count < 2 || s.B!.Repeats.Count < 2)
-            ? "one repeat per cell, noise unknown, so no lead claimed"
-            : crossover.Sentence()[(crossover.Endpoint.Length + 2)..];
+        var sentence = crossover.Sentence()[(crossover.Endpoint.Length + 2)..];
         if (usable.Count == 1) return sentence;
         string R((string Size, CellResult? A, CellResult? B) s) => $"{X(s.B!.Summary!.RequestsPerSecond / s.A!.Summary!.RequestsPerSecond)} at {s.Size}";
         return $"{sentence}; {other}/{baseline} req/s {R(usable[0])} to {R(usable[^1])}";
@@ -159,9 +190,13 @@ public static class Verdict
                 .Where(x => x.where.Length > 0).ToList();
             if (flagged.Count > 0) yield return $"{flag} ({meaning}): " + string.Join(" | ", flagged.Select(f => $"{f.t}: {f.where}"));
         }
-        var single = cells.Count(c => pairTargets.Contains(c.Key.Target) && c.Summary is not null && c.Repeats.Count < 2);
+        var single = cells.Count(c => pairTargets.Contains(c.Key.Target) && c.Summary is not null && LeadRule.UnitKeys(c.Repeats).Select(k => k.Launch).Distinct().Count() < 2);
         if (single > 0)
-            yield return $"one repeat only in {single.ToString(CultureInfo.InvariantCulture)} cell(s): their noise is unknown, so no lead is claimed there; measure with --repeat 3 or more (not --quick).";
+            yield return $"one launch only in {single.ToString(CultureInfo.InvariantCulture)} cell(s): the process-to-process noise is unknown, so no lead is claimed there; measure with --launches 2 or more (not --quick).";
+        foreach (var t in run.Targets.Where(t => pairTargets.Contains(t.Name) && t.External))
+            yield return $"{t.Name} is a service given by URL: every launch measured the same process, so its interval covers windows of that one process, not process-to-process variance.";
+        foreach (var t in run.Targets.Where(t => t.LaunchFailures is { Count: > 0 }))
+            yield return $"{t.Name} missed launches: {string.Join("; ", t.LaunchFailures!)}";
         foreach (var t in run.Targets.Where(t => !t.Measured))
             yield return $"not measured: {t.Name} ({t.Runtime}, {t.Server}): {t.NotMeasuredReason ?? "no reason recorded"}";
         var failed = cells.Where(c => pairTargets.Contains(c.Key.Target) && c.Summary is not null && c.FailedTotal > 0).ToList();
@@ -173,6 +208,8 @@ public static class Verdict
         {
             var b = run.Targets.FirstOrDefault(t => t.Name == other);
             if (b is null) continue;
+            // Of a service given by URL nothing is known of its runtime or host: say nothing of them.
+            if (IsUnknown(a.Runtime) || IsUnknown(b.Runtime) || IsUnknown(a.Server) || IsUnknown(b.Server)) continue;
             var sameRuntime = a.Runtime == b.Runtime;
             var sameHost = Host(a.Server) == Host(b.Server);
             if (sameRuntime && sameHost)
@@ -220,6 +257,7 @@ public static class Verdict
             {
                 case VerdictLineKind.Pair: md.AppendLine($"## Verdict: {line.Text}").AppendLine(); break;
                 case VerdictLineKind.Note: md.AppendLine(line.Text).AppendLine(); break;
+                case VerdictLineKind.Table: md.Append(line.Table!.ToMarkdown()).AppendLine(); break;
                 case VerdictLineKind.Endpoint: md.AppendLine($"- **{Label(line.Text)}**{line.Text[Label(line.Text).Length..]}"); break;
                 case VerdictLineKind.Size: md.AppendLine($"  - {line.Text}"); break;
                 case VerdictLineKind.CautionHeading: md.AppendLine().AppendLine($"**{line.Text}**").AppendLine(); break;
@@ -234,6 +272,11 @@ public static class Verdict
         var text = new StringBuilder();
         foreach (var line in lines)
         {
+            if (line.Kind == VerdictLineKind.Table)
+            {
+                foreach (var row in line.Table!.ToText().TrimEnd().Split('\n')) text.Append("  ").AppendLine(row.TrimEnd('\r'));
+                continue;
+            }
             text.AppendLine(line.Kind switch
             {
                 VerdictLineKind.Pair => "verdict: " + line.Text,
@@ -263,6 +306,7 @@ public static class Verdict
                 case VerdictLineKind.Pair: Close(); html.Append("<h2>Verdict: ").Append(E(line.Text)).Append("</h2>"); break;
                 case VerdictLineKind.Note: Close(); html.Append("<p class=\"note\">").Append(E(line.Text)).Append("</p>"); break;
                 case VerdictLineKind.CautionHeading: Close(); html.Append("<h3>").Append(E(line.Text)).Append("</h3>"); break;
+                case VerdictLineKind.Table: Close(); html.Append(line.Table!.ToHtml()); break;
                 case VerdictLineKind.Size:
                     if (!inSizes) { html.Append("<ul>"); inSizes = true; }
                     html.Append("<li>").Append(E(line.Text)).Append("</li>");
@@ -289,6 +333,8 @@ public static class Verdict
     /// <summary>The endpoint (and size) an endpoint line starts with, before its first ": ".</summary>
     private static string Label(string text) => text.IndexOf(": ", StringComparison.Ordinal) is var i and > 0 ? text[..i] : "";
 
+    private static bool IsUnknown(string runtimeOrServer) => runtimeOrServer is "unknown" or "external" or "";
+
     private static bool HasSize(string endpoint) => Contracts.Endpoints.Find(endpoint)?.SendsBody == true;
 
     /// <summary>The listener under a host, without how the target reaches it ("Mono HttpListener via ..." is Mono HttpListener).</summary>
@@ -301,8 +347,7 @@ public static class Verdict
 
     private static string Ms(double ms) => N(ms, ms >= 100 ? "0" : ms >= 10 ? "0.0" : "0.00");
 
-    /// <summary>A ratio to two decimals, three where two would round a difference away to 1.00x.</summary>
-    private static string X(double ratio) => N(ratio, ratio != 1 && Math.Abs(ratio - 1) < 0.005 ? "0.000" : "0.00") + "x";
+    private static string X(double ratio) => Format.Ratio(ratio);
 
     private static double Median(IEnumerable<double> values)
     {

@@ -38,7 +38,7 @@ public static class CellFlags
     {
         ClientBound => "client-bound cells measure the driver: try --pin 0:1, fewer connections (--concurrency), or --driver wrk; server CPU µs/req stays valid",
         MachineBound => "machine-bound cells share the cores between driver and server: compare server CPU µs/req rather than req/s, or use --pin",
-        Noisy => "noisy cells still varied more than the asked --precision (CV of req/s, see the cv column) at the repeat cap: allow more with --max-repeat, use a longer --duration, or quiet the machine",
+        Noisy => "noisy cells varied more than --precision (CV of req/s over launches and rounds, see the cv column): their intervals are wide; more --launches narrow them, a quieter machine or --pin lowers the spread",
         DriversDisagree => "drivers disagree: the lower figure is usually a client-bound driver (see the drivers view)",
         Failed => "failed requests are out of req/s and latency; see failureSamples in results.json",
         _ => null,

@@ -58,14 +58,14 @@ public static class RunOptionsParser
         if (targets.Count == 0) throw new UsageException("run: no target to measure");
         // The baseline is the Web API side of the best pair in the run (webapi, else webapi-selfhost);
         // where neither is in the run, the first target is, and the spec says so.
-        var baseline = a.Value("--baseline-target") ?? BaselineCandidates.FirstOrDefault(b => targets.Any(t => t.Name == b)) ?? targets[0].Name;
+        var baseline = Optional(a, "--baseline-target") ?? BaselineCandidates.FirstOrDefault(b => targets.Any(t => t.Name == b)) ?? targets[0].Name;
         if (targets.All(t => t.Name != baseline))
             throw new UsageException($"run: --baseline-target '{baseline}' is not one of the targets ({string.Join(", ", targets.Select(t => t.Name))})");
 
         return new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeats, jsonItems,
             baseline, a.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results"), timeout,
             Drivers.DriverCatalog.Resolve(a.Value("--driver")), CpuPin.Parse(a.Value("--pin")),
-            a.Value("--compare-to"), DiffCommand.ParseThreshold(a.Value("--threshold") ?? "5%"), a.OnOff("--server-header"), firstWarmup, launches, rule);
+            Optional(a, "--compare-to"), DiffCommand.ParseThreshold(Optional(a, "--threshold") ?? "5%"), a.OnOff("--server-header"), firstWarmup, launches, rule);
     }
 
     /// <summary>
@@ -135,7 +135,7 @@ public static class RunOptionsParser
     /// </summary>
     private static (List<TargetPlan>, List<TargetDefinition>) Targets(ArgumentReader a)
     {
-        var external = a.Values("--target").Select(ExternalTarget.Parse).Select(t => new TargetPlan(t.Name, null, t.BaseUrl)).ToList();
+        var external = (a.Defines("--target") ? a.Values("--target") : Array.Empty<string>()).Select(ExternalTarget.Parse).Select(t => new TargetPlan(t.Name, null, t.BaseUrl)).ToList();
         var builtList = a.Value("--targets");
         var plans = new List<TargetPlan>();
         var unavailable = new List<TargetDefinition>();
@@ -156,6 +156,9 @@ public static class RunOptionsParser
         }
         return (plans, unavailable);
     }
+
+    /// <summary>An option only some commands that share this parser define (run has them, calibrate not).</summary>
+    private static string? Optional(ArgumentReader a, string name) => a.Defines(name) ? a.Value(name) : null;
 
     /// <summary>"sweep" in a --sizes list stands for the payload-size study's sizes, 64B to 4MB in x4 steps.</summary>
     public static string ExpandSweep(string raw) => string.Join(',', List(raw).SelectMany(item =>

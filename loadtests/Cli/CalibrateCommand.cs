@@ -1,0 +1,95 @@
+using System;
+using System.Collections.Generic;
+using System.CommandLine;
+using System.Globalization;
+using System.Linq;
+using System.Threading.Tasks;
+using Comparator.Comparing;
+using Comparator.Drivers;
+using Comparator.Reports;
+using Comparator.Results;
+using Comparator.Running;
+using Comparator.Statistics;
+using Comparator.Targets;
+
+namespace Comparator.Cli;
+
+/// <summary>
+/// calibrate: the A/A test, built in. For each target, two instances of the same build (NAME.A and
+/// NAME.B) are measured against each other exactly as `run` measures a pair (launches, rounds, the
+/// lead rule). Any lead it claims is a false one: the rule's error on this machine, with these
+/// settings. Each target's run is saved as a normal run directory, so report and diff read it.
+/// Exit 0 when no lead was claimed, 1 when one was (or a target could not be measured), 2 bad arguments.
+/// </summary>
+public static class CalibrateCommand
+{
+    /// <summary>run's options that calibrate does not take: it names its own pair and baseline, and compares nothing else.</summary>
+    private static readonly string[] NotTaken = { "--target", "--baseline-target", "--compare-to", "--threshold" };
+
+    public static Command Define()
+    {
+        var calibrate = new Command("calibrate",
+            "The A/A test: two instances of each target measured against each other with run's method (default: each side of the default " +
+            "pair in turn). Prints each cell's ratio, its interval and whether a lead would have been claimed; saves a run directory per target. " +
+            "Exit 0 when no lead is claimed, 1 when one is.");
+        foreach (var option in RunCommand.Options().Where(o => !NotTaken.Contains(o.Name)))
+            calibrate.Options.Add(option.Name == "--targets"
+                ? CommandLine.Many("--targets", "NAME", "Targets to calibrate, each against a second instance of itself. Default: each side of the default pair.")
+                : option);
+        calibrate.SetAction(parse => RunAsync(parse));
+        return calibrate;
+    }
+
+    public static async Task<int> RunAsync(ParseResult parse)
+    {
+        var layout = BuildLayout.Discover();
+        var options = RunOptionsParser.Parse(new ArgumentReader(parse), layout);
+        using var stop = new StopSignals("calibrate", "stopping; what was measured will be written, marked partial");
+        var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
+        options.Pin?.PinThisProcess();
+        var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus);
+        foreach (var missing in options.Unavailable) Console.WriteLine($"not calibrated: {missing.Name}: {missing.UnavailableReason}");
+
+        var claimed = 0;
+        var compared = 0;
+        var failed = false;
+        foreach (var plan in options.Targets)
+        {
+            if (stop.Token.IsCancellationRequested) break;
+            var a = new TargetPlan(plan.Name + ".A", plan.Definition, null);
+            var b = new TargetPlan(plan.Name + ".B", plan.Definition, null);
+            var aa = options with { Targets = new[] { a, b }, Unavailable = Array.Empty<TargetDefinition>(), BaselineTarget = a.Name, CompareTo = null };
+            Console.WriteLine($"calibrate {plan.Name}: {b.Name} against {a.Name}, {aa.Launches} launch(es), {aa.CellCount / 2} cells");
+            var run = await new RunOrchestrator(aa, drivers, launcher, new LineProgress()).RunAsync(stop.Token);
+            var directory = RunDirectory.Write(run, options.OutDirectory);
+
+            var verdicts = run.Judged();
+            Console.WriteLine();
+            Console.WriteLine($"A/A {plan.Name} ({PairVerdicts.RuleOf(run.Spec).Statement}):");
+            Console.Write(Table(verdicts, run).ToText());
+            var leads = verdicts.Count(v => v.Leader is not null);
+            claimed += leads;
+            compared += verdicts.Count(v => v.RatioLow is not null);
+            failed |= run.Partial || run.Targets.Any(t => !t.Measured) || verdicts.Any(v => v.Ratio is null);
+            Console.WriteLine($"{plan.Name}: {leads} false lead(s) in {verdicts.Count} cell(s); results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");
+            Console.WriteLine();
+        }
+        Console.WriteLine(claimed == 0
+            ? $"calibrate: no lead claimed in {compared} cell(s) with an interval: the rule stays quiet on A/A here"
+            : $"calibrate: {claimed} lead(s) claimed between identical services: on this machine the rule's settings claim false leads; use more --launches or a larger --min-effect");
+        return claimed > 0 || failed ? ExitCodes.Failed : ExitCodes.Success;
+    }
+
+    /// <summary>Per cell: the A/A ratio, its interval, and whether a lead would have been claimed.</summary>
+    private static TextTable Table(IReadOnlyList<CellVerdict> verdicts, RunResult run) =>
+        new(new[] { "endpoint", "size", "conc", "ratio B/A", "interval", "lead claimed" },
+            verdicts.Select(v => (IReadOnlyList<string>)new[]
+            {
+                v.Endpoint,
+                Contracts.Endpoints.Find(v.Endpoint)?.SendsBody == true ? run.Cells.First(c => c.Key.SizeBytes == v.SizeBytes).SizeLabel : "-",
+                v.Concurrency.ToString(CultureInfo.InvariantCulture),
+                v.Ratio is double r ? Format.Ratio(r) : "n/a",
+                v.RatioLow is double l && v.RatioHigh is double h ? $"{Format.Ratio(l)}–{Format.Ratio(h)}" : "none",
+                v.Leader is string leader ? $"YES: {leader}" : $"no ({v.Reason})",
+            }).ToList());
+}
