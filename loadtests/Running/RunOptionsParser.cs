@@ -72,7 +72,7 @@ public static class RunOptionsParser
     /// Fresh starts of every target per run: the unit of evidence of the lead rule. Chosen from
     /// A/A runs on a 2-core machine as the narrowest honest interval within the default run's budget (README).
     /// </summary>
-    public const int DefaultLaunches = 4;
+    public const int DefaultLaunches = 6;
 
     /// <summary>"99%" or "99": a percentage within [min, max] (above min unless zero is allowed), as a fraction.</summary>
     public static double ParsePercent(string option, string raw, double min, double max, bool allowZero = false, string command = "run")
@@ -87,10 +87,10 @@ public static class RunOptionsParser
     }
 
     /// <summary>Warm-up before every cell (the JIT has compiled the common path by then; this covers the endpoint's own code).</summary>
-    public const string DefaultWarmup = "1s";
+    public const string DefaultWarmup = "0.5s";
     /// <summary>Warm-up of a target's first, cold cell: measured time for requests/s to level off after a cold start.</summary>
-    public const string DefaultFirstWarmup = "5s";
-    public const string DefaultDuration = "2s";
+    public const string DefaultFirstWarmup = "2s";
+    public const string DefaultDuration = "1s";
     private const string QuickWarmup = "0.5s";
     private const string QuickFirstWarmup = "1s";
 
