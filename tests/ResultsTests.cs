@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.Linq;
 using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
@@ -32,13 +33,55 @@ public sealed class ResultsTests
     [Fact]
     public void Results_json_round_trips_and_carries_its_schema_version()
     {
-        var json = ResultStore.Serialize(Sample());
+        var sample = Sample();
+        var json = ResultStore.Serialize(sample with { Verdicts = Comparing.PairVerdicts.Build(sample) });
         var back = ResultStore.Deserialize(json, "sample");
 
-        Assert.Contains("\"schemaVersion\": 1", json);
+        Assert.Contains("\"schemaVersion\": 2", json);
         Assert.Equal(json, ResultStore.Serialize(back));
         Assert.Equal(1000, back.Cells[0].Summary!.RequestsPerSecond);
         Assert.Equal(3, back.Cells[0].Repeats.Count);
+    }
+
+    [Fact]
+    public void The_verdicts_array_has_exactly_the_documented_fields_and_round_trips()
+    {
+        var sample = Sample();
+        var other = sample.Cells[0] with { Key = sample.Cells[0].Key with { Target = "httplistener" } };
+        var run = sample with
+        {
+            Targets = sample.Targets.Append(sample.Targets[0] with { Name = "httplistener" }).ToList(),
+            Cells = new[] { sample.Cells[0], other },
+        };
+        run = run with { Verdicts = Comparing.PairVerdicts.Build(run) };
+
+        var json = ResultStore.Serialize(run);
+        using var doc = System.Text.Json.JsonDocument.Parse(json);
+        var verdict = Assert.Single(doc.RootElement.GetProperty("verdicts").EnumerateArray().ToList());
+        Assert.Equal(new[] { "endpoint", "sizeBytes", "concurrency", "baseline", "other", "metric", "ratio", "ratioLow", "ratioHigh", "confidence", "leader", "reason" },
+            verdict.EnumerateObject().Select(p => p.Name));
+        Assert.Equal("rps", verdict.GetProperty("metric").GetString());
+        Assert.Equal(0.99, verdict.GetProperty("confidence").GetDouble());
+        Assert.Equal("within noise", verdict.GetProperty("reason").GetString()); // identical windows: ratio 1, no lead
+        var back = ResultStore.Deserialize(json, "run");
+        Assert.Equal(run.Verdicts, back.Verdicts);
+        Assert.Equal(json, ResultStore.Serialize(back));
+    }
+
+    [Fact]
+    public void A_schema_1_file_without_launches_or_verdicts_is_read_and_judged_by_the_same_rule()
+    {
+        var sample = Sample();
+        var other = sample.Cells[0] with { Key = sample.Cells[0].Key with { Target = "httplistener" }, Repeats = sample.Cells[0].Repeats.Select(r => r with { RequestsPerSecond = r.RequestsPerSecond * 2 }).ToList() };
+        var json = ResultStore.Serialize(sample with { Cells = new[] { sample.Cells[0], other } })
+            .Replace("\"schemaVersion\": 2", "\"schemaVersion\": 1").Replace("  \"verdicts\": null\n", "").Replace(",\n}", "\n}");
+
+        var old = ResultStore.Deserialize(json, "old.json");
+
+        Assert.Equal(1, old.SchemaVersion);
+        var verdict = Assert.Single(old.Verdicts!);
+        Assert.Equal("httplistener", verdict.Leader); // each old repeat counts as a unit: 2x in all three
+        Assert.Equal(2, verdict.Ratio!.Value, 6);
     }
 
     [Theory]

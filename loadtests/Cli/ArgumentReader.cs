@@ -26,6 +26,9 @@ public sealed class ArgumentReader
         _command = _definition.Name;
     }
 
+    /// <summary>The command's name, as its messages start ("run", "calibrate").</summary>
+    public string CommandName => _command;
+
     /// <summary>Whether this command has the option at all (calibrate shares run's parser but not every option).</summary>
     public bool Defines(string name) => _definition.Options.Any(o => o.Name == name);
 

@@ -7,6 +7,7 @@ using System.Linq;
 using Comparator.Comparing;
 using Comparator.Reports;
 using Comparator.Results;
+using Comparator.Running;
 
 namespace Comparator.Cli;
 
@@ -26,7 +27,8 @@ public static class DiffCommand
             "or between two targets of one run (diff RUN.json --from A --to B). Exit 0 no regression, 1 regression, 2 not comparable.")
         {
             new Argument<string[]>("FILES") { Description = "BASE.json NEW.json, or one RUN.json with --from and --to.", Arity = ArgumentArity.ZeroOrMore },
-            CommandLine.One("--threshold", "PERCENT", "The change that counts as a regression (5%, 5 or 0.05). Default: 5%."),
+            CommandLine.One("--threshold", "PERCENT", "The change that counts as a regression: the interval must lie wholly beyond it (5%, 5 or 0.05). Default: 5%."),
+            CommandLine.One("--confidence", "PERCENT", "Confidence of each figure's interval (above 50 to 99.99). Default: 99%."),
             CommandLine.One("--from", "TARGET", "With one results file: the target compared from."),
             CommandLine.One("--to", "TARGET", "With one results file: the target compared to."),
             CommandLine.One("--out", "FILE.md", "Also write the Markdown to this file."),
@@ -39,6 +41,9 @@ public static class DiffCommand
     {
         var files = options.Arguments("FILES");
         var threshold = ParseThreshold(options.Value("--threshold") ?? "5%");
+        var confidence = options.Value("--confidence") is string c
+            ? RunOptionsParser.ParsePercent("--confidence", c, 50, 99.99, command: "diff")
+            : Statistics.LeadRule.DefaultConfidence;
 
         RunDiff diff;
         if (options.Value("--from") is string from)
@@ -49,12 +54,12 @@ public static class DiffCommand
             foreach (var t in new[] { from, to })
                 if (run.Cells.All(c => c.Key.Target != t))
                     throw new IncomparableException($"diff: {files[0]} has no cells of target '{t}'");
-            diff = RunDiff.BetweenTargets(run, from, to, threshold);
+            diff = RunDiff.BetweenTargets(run, from, to, threshold, confidence);
         }
         else
         {
             if (files.Count != 2) throw new UsageException("diff: needs BASE.json NEW.json, or RUN.json --from A --to B");
-            diff = RunDiff.BetweenRuns(Load(files[0]), Load(files[1]), threshold, "base", "new");
+            diff = RunDiff.BetweenRuns(Load(files[0]), Load(files[1]), threshold, "base", "new", confidence);
         }
         if (diff.Cells.Count == 0) throw new IncomparableException("diff: no measured cell in common");
 

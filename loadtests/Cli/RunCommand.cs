@@ -118,7 +118,7 @@ public static class RunCommand
             return ExitCode(run, options);
         }
 
-        var diff = RunDiff.BetweenRuns(compareTo, run, options.Threshold, "base", "this run");
+        var diff = RunDiff.BetweenRuns(compareTo, run, options.Threshold, "base", "this run", options.Lead.Confidence);
         if (diff.Cells.Count == 0) throw new IncomparableException("run --compare-to: no measured cell in common with the baseline");
         var markdown = DiffReport.Render(diff);
         File.WriteAllText(Path.Combine(directory, "diff.md"), markdown);

@@ -14,8 +14,10 @@ public static class DiffReport
         var md = new StringBuilder();
         var regressions = diff.Cells.Count(c => c.Verdict == RunDiff.Regression);
         md.AppendLine(regressions > 0
-            ? $"**{regressions} regression(s)**: {diff.NewLabel} against {diff.BaseLabel}, threshold {Pct(diff.Threshold)}, beyond the repeats' spread"
+            ? $"**{regressions} regression(s)**: {diff.NewLabel} against {diff.BaseLabel}, threshold {Pct(diff.Threshold)}, the interval wholly beyond it"
             : $"**No regression**: {diff.NewLabel} against {diff.BaseLabel}, threshold {Pct(diff.Threshold)}, {diff.Cells.Count} cells compared");
+        md.AppendLine();
+        md.AppendLine(Rule(diff));
         md.AppendLine();
         var summary = Summary(diff);
         if (summary.Count > 0)
@@ -34,7 +36,7 @@ public static class DiffReport
             {
                 row.Add(Num(m.Base));
                 row.Add(Num(m.New));
-                row.Add(m.Change is double ch ? (ch >= 0 ? "+" : "") + Pct(ch) + (m.IsRegression(diff.Threshold) ? " worse" : m.IsImprovement(diff.Threshold) ? " better" : "") : "n/a");
+                row.Add(m.Change is double ch ? Signed(ch) + " " + Interval(m) + (m.IsRegression ? " worse" : m.IsImprovement ? " better" : "") : "n/a");
             }
             row.Add(c.Verdict);
             return (IReadOnlyList<string>)row;
@@ -48,29 +50,49 @@ public static class DiffReport
     /// <summary>Most lines of <see cref="Summary"/>, so that the verdict line and the summary fit in 40 lines.</summary>
     public const int SummaryMaxLines = 36;
 
+    /// <summary>The rule and its false-alarm rate, stated once on top of every diff.</summary>
+    public static string Rule(RunDiff diff)
+    {
+        var c = Statistics.Format.Percent(diff.Rule.Confidence);
+        var method = diff.Paired ? "paired over the run's launches" : "Welch's t over each run's launches";
+        return $"A figure counts as worse or better only when its {c} interval ({diff.NewLabel}/{diff.BaseLabel}, {method}) lies wholly beyond " +
+               $"±{Pct(diff.Threshold)}: a figure that did not change is called a regression at most {Statistics.Format.Percent((1 - diff.Rule.Confidence) / 2)} of the time. " +
+               "A figure without an interval (one launch on a side) is never called a regression.";
+    }
+
     /// <summary>
-    /// What got better or worse beyond the threshold and beyond the repeats' spread, one line per
-    /// figure with both values and the change; empty when nothing moved beyond noise.
+    /// What got better or worse by the rule, one line per figure with both values, the change and its
+    /// interval; then how many cells moved past the threshold but could not be judged (no interval).
+    /// Empty when nothing moved.
     /// </summary>
     public static IReadOnlyList<string> Summary(RunDiff diff)
     {
         var moves = diff.Cells.SelectMany(c => c.Changes.Select(m => (Cell: c.Label, M: m)))
-            .Where(x => x.M.IsRegression(diff.Threshold) || x.M.IsImprovement(diff.Threshold))
-            .OrderBy(x => x.M.IsRegression(diff.Threshold) ? 0 : 1).ThenByDescending(x => System.Math.Abs(x.M.Change ?? 0)).ToList();
-        if (moves.Count == 0) return new List<string>();
-        string Line((string Cell, MetricChange M) x) =>
-            $"- {(x.M.IsRegression(diff.Threshold) ? "worse" : "better")}: {x.Cell}: {x.M.Metric} {Num(x.M.Base)} → {Num(x.M.New)} " +
-            $"({(x.M.Change >= 0 ? "+" : "")}{Pct(x.M.Change!.Value)}; repeats {Num(x.M.BaseMin)}..{Num(x.M.BaseMax)} → {Num(x.M.NewMin)}..{Num(x.M.NewMax)})";
-        var worse = moves.Count(x => x.M.IsRegression(diff.Threshold));
-        var lines = new List<string>
+            .Where(x => x.M.IsRegression || x.M.IsImprovement)
+            .OrderBy(x => x.M.IsRegression ? 0 : 1).ThenByDescending(x => System.Math.Abs(x.M.Change ?? 0)).ToList();
+        var unjudged = diff.Cells.Count(c => c.Verdict == RunDiff.NotJudged);
+        var lines = new List<string>();
+        if (moves.Count > 0)
         {
-            $"Beyond noise (no repeat overlap) and beyond {Pct(diff.Threshold)}: {worse} figure(s) worse, {moves.Count - worse} better, {diff.NewLabel} against {diff.BaseLabel}:",
-        };
-        var room = SummaryMaxLines - lines.Count - 1;
-        lines.AddRange(moves.Take(room).Select(Line));
-        if (moves.Count > room) lines.Add($"- and {moves.Count - room} more in the table below");
+            string Line((string Cell, MetricChange M) x) =>
+                $"- {(x.M.IsRegression ? "worse" : "better")}: {x.Cell}: {x.M.Metric} {Num(x.M.Base)} → {Num(x.M.New)} ({Signed(x.M.Change!.Value)}; {Interval(x.M)})";
+            var worse = moves.Count(x => x.M.IsRegression);
+            lines.Add($"Beyond noise and beyond {Pct(diff.Threshold)}: {worse} figure(s) worse, {moves.Count - worse} better, {diff.NewLabel} against {diff.BaseLabel}:");
+            var room = SummaryMaxLines - lines.Count - 2;
+            lines.AddRange(moves.Take(room).Select(Line));
+            if (moves.Count > room) lines.Add($"- and {moves.Count - room} more in the table below");
+        }
+        if (unjudged > 0)
+            lines.Add($"{unjudged} cell(s) moved past {Pct(diff.Threshold)} but could not be judged: one launch on a side gives no interval (measure with --launches 2 or more).");
         return lines;
     }
+
+    /// <summary>"99% interval -12.1%..-3.4%" as a change new/base − 1, or why there is none.</summary>
+    private static string Interval(MetricChange m) => m.Interval is Statistics.RatioInterval i
+        ? $"({Statistics.Format.Percent(i.Confidence)} interval {Signed(i.Low - 1)}..{Signed(i.High - 1)})"
+        : $"(no interval: {m.WhyNoInterval})";
+
+    private static string Signed(double v) => (v >= 0 ? "+" : "") + Pct(v);
 
     private static string Num(double? v) => v is double d ? d.ToString(d >= 100 ? "0" : "0.00", CultureInfo.InvariantCulture) : "n/a";
 

@@ -24,6 +24,19 @@ public static class RunOptionsParser
 
     public static RunOptions Parse(ArgumentReader a, BuildLayout layout)
     {
+        try
+        {
+            return ParseRun(a, layout);
+        }
+        catch (UsageException e) when (a.CommandName != "run" && e.Message.StartsWith("run: ", StringComparison.Ordinal))
+        {
+            // calibrate shares run's options and their checks; its mistakes carry its own name.
+            throw new UsageException(a.CommandName + e.Message[3..]);
+        }
+    }
+
+    private static RunOptions ParseRun(ArgumentReader a, BuildLayout layout)
+    {
         var quick = a.Flag("--quick");
 
         var (targets, unavailable) = Targets(a);

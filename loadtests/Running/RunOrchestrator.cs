@@ -141,7 +141,8 @@ public sealed class RunOrchestrator
             var names = participants.Select(p => p.Target.Plan.Name).ToList();
             var repeats = await new CellMeasurer(driver, _options).MeasureInterleavedAsync(
                 participants.Select(p => (p.Request, p.Target.Running?.ProcessId)).ToList(), concurrency, cancellationToken, cold,
-                rounds => _progress.RoundFinished(label, rounds[0].Count, string.Join(", ", rounds.Select((r, i) =>
+                // A round's CV within the launch only means something when the launch has several rounds.
+                _options.Repeats.MaxRepeat < 2 ? null : rounds => _progress.RoundFinished(label, rounds[0].Count, string.Join(", ", rounds.Select((r, i) =>
                     string.Create(CultureInfo.InvariantCulture, $"{names[i]} cv {100 * Spread.CoefficientOfVariation(r.Select(m => m.RequestsPerSecond).ToList()):0.0}%")))));
             cold = false;
             for (var i = 0; i < participants.Count; i++)
@@ -248,7 +249,8 @@ public sealed class RunOrchestrator
     {
         var s = CellMeasurer.MedianRepeat(repeats);
         var cv = Spread.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList());
-        var text = string.Create(CultureInfo.InvariantCulture, $"{s.RequestsPerSecond:0} req/s (cv {100 * cv:0.0}% over {repeats.Count}), p99 {s.LatencyP99Ms:0.0} ms");
+        var spread = repeats.Count > 1 ? string.Create(CultureInfo.InvariantCulture, $" (cv {100 * cv:0.0}% over {repeats.Count})") : "";
+        var text = string.Create(CultureInfo.InvariantCulture, $"{s.RequestsPerSecond:0} req/s{spread}, p99 {s.LatencyP99Ms:0.0} ms");
         var flags = CellFlags.For(repeats, Environment.ProcessorCount, _options.Repeats.Precision);
         return flags.Count > 0 ? text + " [" + string.Join(", ", flags) + "]" : text;
     }

@@ -1,0 +1,71 @@
+using System;
+using System.IO;
+using System.Linq;
+using System.Threading.Tasks;
+using Comparator.Reports;
+using Xunit;
+
+namespace Comparator.Tests;
+
+/// <summary>Launches (fresh processes per target, the lead rule's unit) and calibrate (the A/A test), on real processes.</summary>
+public sealed class LaunchTests : IDisposable
+{
+    private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-launch-");
+
+    public void Dispose() => _out.Delete(recursive: true);
+
+    [Fact]
+    public async Task Every_launch_measures_every_cell_and_alternates_which_target_goes_first()
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel,httplistener", "--endpoints", "time",
+            "--launches", "2", "--warmup", "0", "--first-warmup", "0", "--duration", "0.2s", "--out", _out.FullName);
+        Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+        var directory = Assert.Single(_out.GetDirectories()).FullName;
+        var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(directory, "results.json")), "results.json");
+
+        Assert.Equal(2, run.Spec.Launches);
+        var windows = run.Cells.SelectMany(c => c.Repeats.Select(m => (c.Key.Target, m.Launch, m.Round, Start: m.WindowStartedAt!.Value)))
+            .OrderBy(w => w.Start).Select(w => $"{w.Target}@{w.Launch}.{w.Round}").ToList();
+        Assert.Equal(new[] { "kestrel@0.0", "httplistener@0.0", "httplistener@1.0", "kestrel@1.0" }, windows);
+        Assert.Equal(2, stderr.Split('\n').Count(l => l.Contains("kestrel: starting")));
+
+        // The decision is stored once, with exactly the documented fields.
+        var verdict = Assert.Single(run.Verdicts!);
+        Assert.Equal(("time", "httplistener", "kestrel", "rps", 0.99), (verdict.Endpoint, verdict.Baseline, verdict.Other, verdict.Metric, verdict.Confidence));
+        Assert.NotNull(verdict.RatioLow);
+        var json = File.ReadAllText(Path.Combine(directory, "results.json"));
+        Assert.Contains("\"verdicts\": [", json);
+        Assert.Contains("\"schemaVersion\": 2", json);
+    }
+
+    [Fact]
+    public async Task Calibrate_measures_two_instances_of_a_target_against_each_other_and_saves_a_run()
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("calibrate", "--targets", "kestrel", "--endpoints", "time",
+            "--launches", "2", "--warmup", "0", "--first-warmup", "0", "--duration", "0.2s", "--out", _out.FullName);
+
+        // Whether two launches happen to claim a lead is chance (99% say not); the exit code must say which it was.
+        var claimed = stdout.Contains("YES: kestrel.");
+        Assert.True(exit == (claimed ? 1 : 0), $"exit {exit}\n{stdout}\n{stderr}");
+        Assert.Contains("A/A kestrel", stdout);
+        Assert.Matches(@"time\s+-\s+100\s+\d\.\d{2,3}x\s+\d\.\d{2,3}x–\d+\.\d{2,3}x\s+(no \(within noise\)|YES: kestrel\.[AB])", stdout);
+        var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.json")), "results.json");
+        Assert.Equal(new[] { "kestrel.A", "kestrel.B" }, run.Targets.Select(t => t.Name));
+        Assert.Equal("kestrel.A", run.Spec.BaselineTarget);
+        Assert.All(run.Cells, c => Assert.Equal(2, c.Repeats.Select(m => m.Launch).Distinct().Count()));
+    }
+
+    [Theory]
+    [InlineData("calibrate: unknown option '--target'", "--target", "x=http://127.0.0.1:1")]
+    [InlineData("calibrate: --launches takes a whole number from 1 to 50, not '0'", "--launches", "0")]
+    [InlineData("calibrate: unknown target", "--targets", "nosuch")]
+    public async Task Calibrate_refuses_bad_input_with_one_line_and_exit_2(string message, params string[] args)
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync(args.Prepend("calibrate").Append("--out").Append(_out.FullName).ToArray());
+
+        Assert.Equal(2, exit);
+        Assert.StartsWith("error: " + message, stderr);
+        Assert.Single(stderr.TrimEnd().Split('\n'));
+        Assert.Empty(_out.GetDirectories());
+    }
+}
