@@ -68,14 +68,40 @@ public sealed class PrecisionTests
     [Fact]
     public void The_parser_maps_precision_max_repeat_repeat_and_quick_to_a_rule()
     {
-        Assert.Equal(new RepeatRule(3, 4, 0.05), Parse().Repeats);
-        Assert.Equal(new RepeatRule(3, 4, 0.025), Parse("--precision", "2.5%").Repeats);
-        Assert.Equal(new RepeatRule(3, 4, 0.1), Parse("--precision", "10").Repeats);
+        // By default one round per launch: launches, not rounds, are the evidence (see LeadRule).
+        Assert.Equal(new RepeatRule(1, 1, 0.05), Parse().Repeats);
+        Assert.Equal(new RepeatRule(1, 1, 0.025), Parse("--precision", "2.5%").Repeats);
+        Assert.Equal(new RepeatRule(1, 1, 0.1), Parse("--precision", "10").Repeats);
         Assert.Equal(new RepeatRule(3, 10, 0.05), Parse("--max-repeat", "10").Repeats);
         Assert.Equal(new RepeatRule(2, 2, 0.05), Parse("--max-repeat", "2").Repeats);
         Assert.Equal(new RepeatRule(4, 4, 0.05), Parse("--repeat", "4").Repeats);
         Assert.Equal(new RepeatRule(1, 1, 0.05), Parse("--quick").Repeats);
         Assert.Equal(new RepeatRule(3, 8, 0.05), Parse("--quick", "--max-repeat", "8").Repeats);
+    }
+
+    [Fact]
+    public void The_parser_maps_launches_confidence_and_min_effect_to_the_lead_rule()
+    {
+        var defaults = Parse();
+        Assert.Equal(RunOptionsParser.DefaultLaunches, defaults.Launches);
+        Assert.Equal(Statistics.LeadRule.Default, defaults.Lead);
+        Assert.Equal(1, Parse("--quick").Launches);
+        Assert.Equal(3, Parse("--quick", "--launches", "3").Launches);
+        Assert.Equal(new Statistics.LeadRule(0.95, 0.05), Parse("--confidence", "95%", "--min-effect", "5").Lead);
+        Assert.Equal(0.0, Parse("--min-effect", "0%").Lead.MinEffect);
+    }
+
+    [Theory]
+    [InlineData("run: --launches takes a whole number from 1 to 50, not '0'", "--launches", "0")]
+    [InlineData("run: --launches takes a whole number from 1 to 50, not '51'", "--launches", "51")]
+    [InlineData("run: --confidence takes a percentage above 50 to 99.99 such as 99%, not '50'", "--confidence", "50")]
+    [InlineData("run: --confidence takes a percentage above 50 to 99.99 such as 99%, not '100%'", "--confidence", "100%")]
+    [InlineData("run: --min-effect takes a percentage from 0 to 50 such as 3%, not '-1'", "--min-effect", "-1")]
+    [InlineData("run: --min-effect takes a percentage from 0 to 50 such as 3%, not 'big'", "--min-effect", "big")]
+    public void Bad_launches_confidence_or_min_effect_is_one_line(string message, params string[] args)
+    {
+        var e = Assert.Throws<UsageException>(() => Parse(args));
+        Assert.Equal(message, e.Message);
     }
 
     [Fact]

@@ -263,10 +263,10 @@ public sealed class RunCommandTests : IDisposable
     }
 
     [Fact]
-    public async Task Without_a_fixed_repeat_a_cell_gets_at_least_three_repeats_and_at_most_the_cap()
+    public async Task With_max_repeat_a_launch_gets_at_least_three_rounds_and_at_most_the_cap()
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel,httplistener", "--endpoints", "time",
-            "--warmup", "0", "--duration", "0.2s", "--max-repeat", "4", "--precision", "50%", "--out", _out.FullName);
+            "--warmup", "0", "--launches", "1", "--duration", "0.2s", "--max-repeat", "4", "--precision", "50%", "--out", _out.FullName);
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.json")), "results.json");
 
