@@ -74,7 +74,7 @@ public sealed class RunOrchestrator
                         var ready = await StartAndVerifyAsync(plan, launch, targets, checks, launchFailures, cancellationToken);
                         if (ready is not null) active.Add(ready);
                     }
-                    done = await MeasureLaunchAsync(launch, active, windows, missed, done, total, perCell, cancellationToken);
+                    done = await MeasureLaunchAsync(launch, active, windows, missed, launchFailures, done, total, perCell, cancellationToken);
                 }
                 finally
                 {
@@ -113,7 +113,8 @@ public sealed class RunOrchestrator
 
     /// <summary>One launch: every cell on every active target in turn, the windows added to the cell's list.</summary>
     private async Task<int> MeasureLaunchAsync(int launch, IReadOnlyList<ActiveTarget> active, Dictionary<CellKey, List<Measurement>> windows,
-        Dictionary<CellKey, (string Reason, string Flag)> missed, int done, int total, double perCell, CancellationToken cancellationToken)
+        Dictionary<CellKey, (string Reason, string Flag)> missed, Dictionary<string, List<string>> launchFailures,
+        int done, int total, double perCell, CancellationToken cancellationToken)
     {
         var cold = true;
         foreach (var planned in PlannedCells())
@@ -128,7 +129,13 @@ public sealed class RunOrchestrator
                 if (driver.CannotMeasure(request, _options.KeepAlive) is string cannot)
                     missed[Key(target.Plan, planned)] = ($"{driver.Name}: {cannot}", CellFlags.NotApplicable);
                 else if (target.Running is { HasExited: true })
+                {
                     missed[Key(target.Plan, planned)] = ("the target process exited during the run", CellFlags.NotMeasured);
+                    // Its cells keep the other launches' windows; the verdict names the launch it missed.
+                    var note = $"launch {launch + 1}: the process exited during the launch";
+                    var notes = launchFailures.TryGetValue(target.Plan.Name, out var list) ? list : launchFailures[target.Plan.Name] = new List<string>();
+                    if (!notes.Contains(note)) notes.Add(note);
+                }
                 else
                     participants.Add((target, request));
             }
