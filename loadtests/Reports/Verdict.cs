@@ -73,6 +73,12 @@ public static class Verdict
                     $"Ratios are {other}/{baseline} in req/s over {launches.Min()}" + (launches.Max() != launches.Min() ? $" to {launches.Max()}" : "") +
                     $" launch(es) (driver {driver}); {rule.Statement}. Other figures are {other} vs {baseline}, median window."));
                 var pairVerdicts = verdicts.Where(v => v.Baseline == baseline && v.Other == other).ToList();
+                // The noise floor: half the width of each interval on the log scale, as a percentage; a smaller gap cannot be resolved here.
+                var halfWidths = pairVerdicts.Where(v => v.RatioLow > 0 && v.RatioHigh > 0)
+                    .Select(v => Math.Exp(Math.Log(v.RatioHigh!.Value / v.RatioLow!.Value) / 2) - 1).OrderBy(h => h).ToList();
+                if (halfWidths.Count > 0)
+                    lines.Add(new(VerdictLineKind.Note, $"Noise floor of this run: the intervals reach ±{Format.Percent(Math.Round(halfWidths[0], 3))} " +
+                        $"to ±{Format.Percent(Math.Round(halfWidths[^1], 3))} around their ratio; a smaller gap than a cell's own is not resolved there."));
                 lines.Add(new(VerdictLineKind.Table, "", Table(pairVerdicts, cells)));
                 foreach (var endpoint in endpoints)
                 foreach (var conc in concurrencies)
