@@ -31,7 +31,7 @@ public sealed class LaunchTests : IDisposable
 
         // The decision is stored once, with exactly the documented fields.
         var verdict = Assert.Single(run.Verdicts!);
-        Assert.Equal(("time", "httplistener", "kestrel", "rps", 0.99), (verdict.Endpoint, verdict.Baseline, verdict.Other, verdict.Metric, verdict.Confidence));
+        Assert.Equal(("time", "kestrel", "httplistener", "rps", 0.99), (verdict.Endpoint, verdict.Baseline, verdict.Other, verdict.Metric, verdict.Confidence));
         Assert.NotNull(verdict.RatioLow);
         var json = File.ReadAllText(Path.Combine(directory, "results.json"));
         Assert.Contains("\"verdicts\": [", json);

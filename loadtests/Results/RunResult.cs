@@ -79,7 +79,8 @@ public sealed record RunSpec(
     // warm-up of each target's first (cold) cell. All null in runs saved before they were recorded.
 
     /// <summary>How this comparator orders the windows; runs saved before it was recorded ran one target after another.</summary>
-    public const string Interleaved = "interleaved: per cell, every repeat runs each target in turn, in alternating order (A B C, C B A...)";
+    public const string Interleaved = "interleaved: per cell, every round runs each target in turn, in alternating order (A B C, C B A...); " +
+                                      "every launch starts the targets afresh and measures them in the opposite order to the launch before";
 }
 
 public sealed record DriverInfo(string Name, string Description);
