@@ -93,7 +93,7 @@ public sealed class LauncherTests
         squatter.Start();
         var taken = ((IPEndPoint)squatter.LocalEndpoint).Port;
         var offered = 0;
-        var launcher = new TargetLauncher(BuildLayout.Discover(), portSource: () => offered++ == 0 ? taken : FreePort());
+        var launcher = new TargetLauncher(BuildLayout.Discover(), portSource: () => offered++ == 0 ? taken : TargetLauncher.FreeLoopbackPort());
 
         foreach (var name in TargetCatalog.Available.Select(t => t.Name))
         {
@@ -119,14 +119,5 @@ public sealed class LauncherTests
         Assert.Equal("", stdout); // no ready line
         var line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
         Assert.Contains("cannot listen on http://127.0.0.1:" + taken, line);
-    }
-
-    private static int FreePort()
-    {
-        var probe = new TcpListener(IPAddress.Loopback, 0);
-        probe.Start();
-        var port = ((IPEndPoint)probe.LocalEndpoint).Port;
-        probe.Stop();
-        return port;
     }
 }

@@ -149,7 +149,8 @@ public sealed class TargetLauncher
         return "dotnet";
     }
 
-    private static int FreeLoopbackPort()
+    /// <summary>A loopback port free at the moment of asking (someone else may take it before it is bound).</summary>
+    public static int FreeLoopbackPort()
     {
         var probe = new TcpListener(IPAddress.Loopback, 0);
         probe.Start();

@@ -1,4 +1,5 @@
 using System;
+using System.Threading;
 using System.Threading.Tasks;
 
 namespace Comparator.WcfClassicService.Transport
@@ -16,12 +17,39 @@ namespace Comparator.WcfClassicService.Transport
             var completion = new TaskCompletionSource<T>(state);
             task.ContinueWith(t =>
             {
-                if (t.IsFaulted) completion.TrySetException(t.Exception!.InnerExceptions);
-                else if (t.IsCanceled) completion.TrySetCanceled();
-                else completion.TrySetResult(t.Result);
+                CopyOutcome(t, completion);
                 callback?.Invoke(completion.Task);
             }, TaskScheduler.Default);
             return completion.Task;
+        }
+
+        /// <summary>
+        /// Begin for a caller whose thread must not touch the thread pool: Mono WCF's listener loop, which
+        /// calls BeginAcceptChannel and then blocks for the life of the host. Queuing a work item leaves a
+        /// reference to the pool's current queue segment in that thread's stack; Mono scans stacks
+        /// conservatively and each segment links to the next, so from then on every segment the pool ever
+        /// allocates stays reachable (about 9 bytes per queued item, a few items per request: unbounded
+        /// growth under load). A finished task's callback therefore runs on a short-lived thread of its own,
+        /// whose stack is gone when the callback returns; an unfinished one only registers a continuation.
+        /// </summary>
+        public static IAsyncResult BeginOffPool<T>(Task<T> task, AsyncCallback? callback, object? state)
+        {
+            if (!task.IsCompleted) return Begin(task, callback, state);
+            var completion = new TaskCompletionSource<T>(state);
+            var thread = new Thread(() =>
+            {
+                CopyOutcome(task, completion);
+                callback?.Invoke(completion.Task);
+            }) { IsBackground = true, Name = "channel accepted" };
+            thread.Start();
+            return completion.Task;
+        }
+
+        private static void CopyOutcome<T>(Task<T> task, TaskCompletionSource<T> completion)
+        {
+            if (task.IsFaulted) completion.TrySetException(task.Exception!.InnerExceptions);
+            else if (task.IsCanceled) completion.TrySetCanceled();
+            else completion.TrySetResult(task.Result);
         }
 
         public static T End<T>(IAsyncResult result) => ((Task<T>)result).GetAwaiter().GetResult();

@@ -52,7 +52,10 @@ namespace Comparator.WcfClassicService.Transport
             http.Prefixes.Add(_uri.AbsoluteUri.TrimEnd('/') + "/");
             http.Start(); // HttpListenerException / SocketException when the port is taken: the host maps it to exit 3
             _http = http;
-            Task.Run(AcceptLoopAsync);
+            // Started here, not through Task.Run: the opening thread is the host's main thread, which then
+            // waits for the life of the service, and must not leave a pool queue segment on its stack
+            // (see Apm.BeginOffPool). The loop runs on this thread only until its first await.
+            _ = AcceptLoopAsync();
         }
 
         private async Task AcceptLoopAsync()
@@ -126,7 +129,8 @@ namespace Comparator.WcfClassicService.Transport
         }
 
         protected override IDuplexChannel OnAcceptChannel(TimeSpan timeout) => AcceptAsync().GetAwaiter().GetResult()!;
-        protected override IAsyncResult OnBeginAcceptChannel(TimeSpan timeout, AsyncCallback callback, object state) => Apm.Begin(AcceptAsync(), callback, state);
+        // Called on Mono WCF's listener-loop thread, which then blocks for good: see Apm.BeginOffPool.
+        protected override IAsyncResult OnBeginAcceptChannel(TimeSpan timeout, AsyncCallback callback, object state) => Apm.BeginOffPool(AcceptAsync(), callback, state);
         protected override IDuplexChannel OnEndAcceptChannel(IAsyncResult result) => Apm.End<IDuplexChannel?>(result)!;
 
         protected override bool OnWaitForChannel(TimeSpan timeout) => _channelsCreated < _element.ChannelCount;
