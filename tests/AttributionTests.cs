@@ -93,10 +93,10 @@ public sealed class AttributionTests
 
         Assert.Equal(new[]
         {
-            ".NET 10|Kestrel|kestrel|bare|yes",
-            "||aspnetcore|MVC|yes",
-            ".NET 10|managed HttpListener|httplistener|bare|yes",
-            "Mono (net472)|Katana HttpListener|webapi|Web API 2|no: missing packages",
+            ".NET 10|Kestrel|kestrel|bare|-|yes",
+            "||aspnetcore|MVC|-|yes",
+            ".NET 10|managed HttpListener|httplistener|bare|-|yes",
+            "Mono (net472)|Katana HttpListener|webapi|Web API 2|-|no: missing packages",
         }, rows);
     }
 }

@@ -63,7 +63,7 @@ public sealed class CatalogTests
     {
         var stock = TargetCatalog.Find("wcf-classic-stock")!;
         Assert.Equal("wcf-classic", stock.VariantOf);
-        Assert.Equal(new[] { "--transport", "stock", "--port", "5000" }, stock.ServiceArguments(5000, ServiceSwitches.Default));
+        Assert.Equal(new[] { "--transport", "stock", "--port", "5000", "--tcp-nodelay", "on" }, stock.ServiceArguments(5000, ServiceSwitches.Default));
         Assert.DoesNotContain(TargetsFixture.UnderTest, t => t.VariantOf is not null && System.Environment.GetEnvironmentVariable("COMPARATOR_TEST_TARGETS") is null);
     }
 }

@@ -100,6 +100,8 @@ public sealed class CliTests : IDisposable
     [InlineData("run: --out needs a value", "run", "--out", "--quick", "--repeat", "1")]
     [InlineData("run: unexpected argument '4KB'", "run", "--out", "OUT", "--sizes", "500", "4KB")]
     [InlineData("unknown command 'rnu'; did you mean 'run'?", "rnu")]
+    [InlineData("run: --tcp-nodelay takes on or off, not 'yes'", "run", "--out", "OUT", "--tcp-nodelay", "yes")]
+    [InlineData("soak: --tcp-nodelay takes on or off, not '1'", "soak", "--out", "OUT", "--tcp-nodelay", "1")]
     public async Task Mistakes_exit_2_with_one_line(string expected, params string[] args)
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync(args.Select(a => a == "OUT" ? _out.FullName : a).ToArray());

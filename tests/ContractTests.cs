@@ -86,10 +86,19 @@ public sealed class ContractTests
     }
 
     [Theory]
+    [InlineData(new string[0], true)]
+    [InlineData(new[] { "--tcp-nodelay", "off" }, false)]
+    [InlineData(new[] { "--tcp-nodelay", "on" }, true)]
+    public void Service_options_take_tcp_nodelay_on_by_default(string[] args, bool expected) =>
+        Assert.Equal(expected, ServiceOptions.Parse(args, out _)!.TcpNoDelay);
+
+    [Theory]
     [InlineData("--port", "0")]
     [InlineData("--port", "x")]
     [InlineData("--address", "localhost")]
     [InlineData("--max-body-bytes", "-5")]
+    [InlineData("--tcp-nodelay", "yes")]
+    [InlineData("--tcp-nodelay", "")]
     [InlineData("--verbose", "")]
     public void Service_options_refuse_bad_values_with_a_message(string name, string value)
     {

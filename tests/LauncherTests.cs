@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Globalization;
 using System.IO;
 using System.Linq;
@@ -33,6 +34,29 @@ public sealed class LauncherTests
         Assert.Equal(ServiceExitCodes.Stopped, exitCode); // 0 means it handled SIGTERM, not that it was killed
         Assert.True(running.HasExited);
     }
+
+    /// <summary>
+    /// Every target, the stock WCF variant included, is given --tcp-nodelay and says what it did; the
+    /// HttpListener hosts read the option back from their listening socket (Linux copies it to every
+    /// accepted socket), so "on" there is the kernel's word, not the flag echoed.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(EveryAvailableTarget))]
+    public async Task Every_target_takes_tcp_nodelay_and_reports_it_read_back_where_its_host_allows(string name)
+    {
+        var target = TargetCatalog.Find(name)!;
+        foreach (var on in new[] { true, false })
+        {
+            await using var running = await _launcher.StartAsync(target, ServiceSwitches.Default with { TcpNoDelay = on });
+            var fact = running.TcpNoDelay;
+            Assert.NotNull(fact);
+            Assert.StartsWith(on ? "on:" : "off:", fact);
+            if (target.Server == "Kestrel") Assert.Contains("SocketTransportOptions.NoDelay", fact);
+            else Assert.Contains(on ? "read back on" : "read back off", fact);
+        }
+    }
+
+    public static IEnumerable<object[]> EveryAvailableTarget => TargetCatalog.Available.Select(t => new object[] { t.Name });
 
     [Fact]
     public async Task A_target_that_cannot_run_here_is_refused_with_its_reason()

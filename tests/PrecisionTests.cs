@@ -41,8 +41,8 @@ public sealed class PrecisionTests
         Assert.True(Default.Missed(noisy));
 
         var windows = noisy.Select(r => ResultsTests.Window(r)).ToList();
-        Assert.Contains(CellFlags.Noisy, CellFlags.For(windows, 2, Default.Precision));
-        Assert.DoesNotContain(CellFlags.Noisy, CellFlags.For(steady.Select(r => ResultsTests.Window(r)).ToList(), 2, Default.Precision));
+        Assert.Contains(CellFlags.Noisy, CellFlags.For(windows, 100, 2, Default.Precision));
+        Assert.DoesNotContain(CellFlags.Noisy, CellFlags.For(steady.Select(r => ResultsTests.Window(r)).ToList(), 100, 2, Default.Precision));
         Assert.True(Comparator.Statistics.Spread.CoefficientOfVariation(noisy) > 0.05);
     }
 

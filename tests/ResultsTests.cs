@@ -13,7 +13,7 @@ namespace Comparator.Tests;
 /// <summary>The result model on its own: round-trip, schema version, the rules that flag cells.</summary>
 public sealed class ResultsTests
 {
-    internal static Measurement Window(double rps, double clientCpu = 0.1, double? serverCpu = 0.2, long failed = 0, double elapsed = 1.0) =>
+    internal static Measurement Window(double rps, double clientCpu = 0.85, double? serverCpu = 0.2, long failed = 0, double elapsed = 1.0) =>
         new((long)(rps * elapsed) + failed, failed, 0, 0, 0, elapsed, rps, 1, 1, 2, 3, 4, 1000, 500, 800, 100, serverCpu, 50, clientCpu,
             Array.Empty<string>(), Array.Empty<string>());
 
@@ -24,7 +24,7 @@ public sealed class ResultsTests
             new MachineInfo("m", "Linux", "cpu", 2, ".NET 10", new Dictionary<string, string> { ["Newtonsoft.Json"] = "13.0.3" }));
         var repeats = new[] { Window(1000), Window(1100), Window(900) };
         var cell = new CellResult(new CellKey("kestrel", "echo-post", 500, 100, "httpclient"), ".NET 10", "500B", true, repeats,
-            CellMeasurer.MedianRepeat(repeats), 900, 1100, 0, 0, CellFlags.For(repeats, 2), null);
+            CellMeasurer.MedianRepeat(repeats), 900, 1100, 0, 0, CellFlags.For(repeats, 100, 2), null);
         return new RunResult(RunResult.CurrentSchemaVersion, spec, DateTimeOffset.Parse("2026-11-22T10:00:00Z"), DateTimeOffset.Parse("2026-11-22T10:01:00Z"), false,
             new[] { new TargetInfo("kestrel", "bare", ".NET 10", "Kestrel", "http://127.0.0.1:1", false, true, null) },
             new[] { new Check("kestrel", "echo-post", true, 200, "content-length", 617, "ok") }, new[] { cell });
@@ -100,35 +100,35 @@ public sealed class ResultsTests
     {
         var repeats = new[] { Window(1000), Window(3000, failed: 2), Window(2000) };
         Assert.Equal(2000, CellMeasurer.MedianRepeat(repeats).RequestsPerSecond);
-        Assert.Contains(CellFlags.Failed, CellFlags.For(repeats, 2));
+        Assert.Contains(CellFlags.Failed, CellFlags.For(repeats, 100, 2));
     }
 
     [Fact]
     public void A_driver_at_90_percent_of_a_core_is_client_bound()
     {
-        Assert.Contains(CellFlags.ClientBound, CellFlags.For(new[] { Window(1000, clientCpu: 0.9) }, 2));
-        Assert.DoesNotContain(CellFlags.ClientBound, CellFlags.For(new[] { Window(1000, clientCpu: 0.89) }, 2));
+        Assert.Contains(CellFlags.ClientBound, CellFlags.For(new[] { Window(1000, clientCpu: 0.9) }, 100, 2));
+        Assert.DoesNotContain(CellFlags.ClientBound, CellFlags.For(new[] { Window(1000, clientCpu: 0.89) }, 100, 2));
     }
 
     [Fact]
     public void Driver_and_server_at_90_percent_of_all_cores_is_machine_bound()
     {
-        Assert.Contains(CellFlags.MachineBound, CellFlags.For(new[] { Window(1000, clientCpu: 0.8, serverCpu: 1.0) }, 2));
-        Assert.DoesNotContain(CellFlags.MachineBound, CellFlags.For(new[] { Window(1000, clientCpu: 0.5, serverCpu: 1.0) }, 2));
+        Assert.Contains(CellFlags.MachineBound, CellFlags.For(new[] { Window(1000, clientCpu: 0.8, serverCpu: 1.0) }, 100, 2));
+        Assert.DoesNotContain(CellFlags.MachineBound, CellFlags.For(new[] { Window(1000, clientCpu: 0.5, serverCpu: 1.0) }, 100, 2));
     }
 
     [Fact]
     public void Repeats_that_vary_more_than_10_percent_are_noisy()
     {
-        Assert.Contains(CellFlags.Noisy, CellFlags.For(new[] { Window(1000), Window(1300), Window(800) }, 2));
-        Assert.DoesNotContain(CellFlags.Noisy, CellFlags.For(new[] { Window(1000), Window(1050), Window(980) }, 2));
+        Assert.Contains(CellFlags.Noisy, CellFlags.For(new[] { Window(1000), Window(1300), Window(800) }, 100, 2));
+        Assert.DoesNotContain(CellFlags.Noisy, CellFlags.For(new[] { Window(1000), Window(1050), Window(980) }, 100, 2));
     }
 
     [Fact]
     public void An_external_target_has_no_server_cpu_and_says_so()
     {
         var repeats = new[] { Window(1000, serverCpu: null) };
-        Assert.Contains(CellFlags.NoServerCpu, CellFlags.For(repeats, 2));
+        Assert.Contains(CellFlags.NoServerCpu, CellFlags.For(repeats, 100, 2));
         Assert.Null(repeats[0].ServerCpuUsPerRequest);
     }
 

@@ -95,6 +95,8 @@ public sealed class RunCommandTests : IDisposable
 
         Assert.False(off.Spec.ServerHeader);
         Assert.True(on.Spec.ServerHeader);
+        Assert.True(on.Spec.TcpNoDelay); // the default
+        Assert.All(on.Targets, t => Assert.StartsWith("on: Kestrel's SocketTransportOptions.NoDelay", t.TcpNoDelay));
         foreach (var target in kestrelHosted)
         {
             // The verification saw the same answer plus one header line: "Server: Kestrel\r\n".

@@ -62,10 +62,11 @@ public sealed class ArgumentReader
         return v;
     }
 
-    /// <summary>"on" or "off" (the default when absent); anything else is an error.</summary>
-    public bool OnOff(string name) => Value(name) switch
+    /// <summary>"on" or "off" (the default when absent, off unless said); anything else is an error.</summary>
+    public bool OnOff(string name, bool absent = false) => Value(name) switch
     {
-        null or "off" => false,
+        null => absent,
+        "off" => false,
         "on" => true,
         var other => throw new UsageException($"{_command}: {name} takes on or off, not '{other}'"),
     };

@@ -61,6 +61,8 @@ public static class RunCommand
             CommandLine.Many("--driver", "NAME", "Load drivers: httpclient, ab, wrk, or all; every cell is measured with each. Default: httpclient."),
             CommandLine.One("--pin", "SERVER:DRIVER", "CPU lists for the targets and for the driver, such as 0:1 or 0-1:2-3."),
             CommandLine.One("--server-header", "on|off", "Whether the targets send a Server header. Default: off."),
+            CommandLine.One("--tcp-nodelay", "on|off", "TCP_NODELAY on every target's sockets: on sends each answer without Nagle's delay, as Kestrel does by default; " +
+                "off leaves each host's stock setting (the HttpListener targets then hold a chunked answer's end for the client's delayed ACK). Default: on."),
             CommandLine.One("--compare-to", "BASE.json", "After the run, diff it against this saved results.json; exit 1 on a regression."),
             CommandLine.One("--threshold", "PERCENT", "The change --compare-to counts as a regression. Default: 5%."),
             CommandLine.Flag("--quick", "A short run: 1 launch, 1 round, warm-up 0.5s (cold cell 1s), duration 1s: no lead is claimed; explicit options win."),

@@ -22,6 +22,8 @@ public static class ServeCommand
         {
             CommandLine.Many("--targets", "all|NAME", "Targets to start, by name (see `comparator targets`). Default: all that run here."),
             CommandLine.One("--server-header", "on|off", "Whether the targets send a Server header. Default: off."),
+            CommandLine.One("--tcp-nodelay", "on|off", "TCP_NODELAY on every target's sockets: on sends each answer without Nagle's delay, as Kestrel does by default; " +
+                "off leaves each host's stock setting (the HttpListener targets then hold a chunked answer's end for the client's delayed ACK). Default: on."),
             CommandLine.One("--max-body-bytes", "N", "The largest request body the targets accept. Default: the services' 16 MiB."),
         };
         serve.SetAction(parse => RunAsync(new ArgumentReader(parse)));
@@ -35,7 +37,8 @@ public static class ServeCommand
         if (options.Value("--targets") is null)
             foreach (var missing in TargetCatalog.All.Where(t => !t.IsAvailable))
                 Console.Error.WriteLine($"note: {missing.Name} not started: {missing.UnavailableReason}");
-        var switches = new ServiceSwitches(options.OnOff("--server-header"), options.PositiveLong("--max-body-bytes"));
+        var switches = new ServiceSwitches(options.OnOff("--server-header"), options.PositiveLong("--max-body-bytes"),
+            options.OnOff("--tcp-nodelay", absent: true));
 
         using var stop = new StopSignals("serve", "stopping the targets");
 
@@ -48,6 +51,7 @@ public static class ServeCommand
                 var started = await launcher.StartAsync(target, switches, stop.Token);
                 running.Add(started);
                 Console.WriteLine($"{target.Name} {started.BaseUrl.ToString().TrimEnd('/')}");
+                if (started.TcpNoDelay is string fact) Console.Error.WriteLine($"{target.Name}: tcp-nodelay {fact}");
             }
             Console.WriteLine("ready");
             await WaitForStopOrDeath(running, stop.Token);

@@ -29,6 +29,8 @@ public static class SoakCommand
             CommandLine.Many("--targets", "all|NAME", "Targets to soak, by name. Default: all that run here except measurement variants."),
             CommandLine.Many("--sizes", "SIZE|FILE", $"Request body sizes of the echo requests: 500, 4KB, 1MB, or a file in payloads/. Default: {RunOptionsParser.DefaultSizes}."),
             CommandLine.One("--out", "DIR", "Where the soak directory is written. Default: results/ in the repository."),
+            CommandLine.One("--tcp-nodelay", "on|off", "TCP_NODELAY on every target's sockets: on sends each answer without Nagle's delay, as Kestrel does by default; " +
+                "off leaves each host's stock setting (the HttpListener targets then hold a chunked answer's end for the client's delayed ACK). Default: on."),
         };
         soak.SetAction(parse => RunAsync(new ArgumentReader(parse)));
         return soak;
@@ -49,12 +51,16 @@ public static class SoakCommand
             .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
             .Select(s => RunOptionsParser.ParsePayload(s, layout.PayloadDirectory, command: "soak")).ToList();
         var outDirectory = options.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results");
+        var tcpNoDelay = options.OnOff("--tcp-nodelay", absent: true);
         if (options.Value("--targets") is null)
             foreach (var missing in TargetCatalog.All.Where(t => !t.IsAvailable))
                 Console.Error.WriteLine($"note: {missing.Name} not soaked: {missing.UnavailableReason}");
 
         using var stop = new StopSignals("soak", "stopping; what was seen will be written, marked partial");
-        var runner = new SoakRunner(targets, new TargetLauncher(layout), duration, concurrency, sizes, Console.Error.WriteLine);
+        var runner = new SoakRunner(targets, new TargetLauncher(layout), duration, concurrency, sizes, Console.Error.WriteLine)
+        {
+            Switches = ServiceSwitches.Default with { TcpNoDelay = tcpNoDelay },
+        };
         var soak = await runner.RunAsync(stop.Token);
         var directory = SoakReport.Write(soak, outDirectory);
 

@@ -2,6 +2,7 @@ using System.Collections.Generic;
 using System.Globalization;
 using System.Linq;
 using Comparator.Results;
+using Comparator.Running;
 using Comparator.Statistics;
 
 namespace Comparator.Comparing;
@@ -18,6 +19,13 @@ public static class PairVerdicts
     public static IReadOnlyList<CellVerdict> Judged(this RunResult run) => run.Verdicts ?? Build(run);
 
     public const string WithinNoise = "within noise";
+
+    /// <summary>The flags that say a cell was paced by something other than the framework's work, and what set the pace.</summary>
+    public static readonly (string Flag, string Meaning)[] PacedBy =
+    {
+        (CellFlags.Starved, "the thread pool's injection set the pace"),
+        (CellFlags.WaitBound, "a wait set the pace, not the framework's work"),
+    };
 
     /// <summary>The rule a run was judged by: its recorded settings, or the defaults for files saved before they were recorded.</summary>
     public static LeadRule RuleOf(RunSpec spec) => new(
@@ -60,6 +68,12 @@ public static class PairVerdicts
                 $"failed requests on {x.Item1} ({x.Item2.FailedTotal.ToString(CultureInfo.InvariantCulture)})")));
 
         var median = a!.Summary!.RequestsPerSecond > 0 ? b.Summary!.RequestsPerSecond / a.Summary.RequestsPerSecond : (double?)null;
+        // A cell paced by a wait or a starved pool measures the wait: whatever the interval, it names no leader.
+        foreach (var (flag, meaning) in PacedBy)
+        {
+            var on = new[] { (baseline, a), (other, b) }.Where(x => x.Item2.Flags.Contains(flag)).Select(x => x.Item1).ToList();
+            if (on.Count > 0) return Verdict(median, null, null, $"{flag} on {(on.Count == 2 ? "both" : on[0])}: {meaning}");
+        }
         var interval = rule.Paired(a.Repeats, b.Repeats, m => m.RequestsPerSecond, out var whyNot);
         if (interval is null) return Verdict(median, null, null, whyNot);
         return rule.Decide(interval) switch

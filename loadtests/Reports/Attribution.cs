@@ -102,11 +102,11 @@ public static class Attribution
             var first = true;
             foreach (var t in group)
             {
-                rows.Add(new[] { first ? t.Runtime : "", first ? t.Server : "", t.Name, t.Stack, t.Measured ? "yes" : "no: " + t.NotMeasuredReason });
+                rows.Add(new[] { first ? t.Runtime : "", first ? t.Server : "", t.Name, t.Stack, t.TcpNoDelay ?? "-", t.Measured ? "yes" : "no: " + t.NotMeasuredReason });
                 first = false;
             }
         }
-        return new TextTable(new[] { "runtime", "server", "target", "stack", "measured" }, rows);
+        return new TextTable(new[] { "runtime", "server", "target", "stack", "TCP_NODELAY", "measured" }, rows);
     }
 
     private static string N(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);

@@ -40,6 +40,7 @@ public static class HtmlReport
         foreach (var d in s.Drivers) Item("driver " + d.Name, d.Description);
         Item("pinning", s.Pin ?? "none: driver and servers share all cores");
         Item("Server header", s.ServerHeader ? "on (--server-header on)" : "off");
+        Item("TCP_NODELAY", SpecText.TcpNoDelay(s));
         Item("schedule", s.Schedule ?? "one target after another");
         Item("cells", string.Create(CultureInfo.InvariantCulture,
             $"endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => p.Label))}; json items {s.JsonItems}; concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}"));
@@ -64,12 +65,18 @@ public static class HtmlReport
             html.Append("<h2>Crossovers: who leads as the payload grows</h2><p>").Append(E(Crossovers.Explanation)).Append("</p>").Append(crossovers.ToHtml());
         if (PayloadThroughput.Build(run) is TextTable payload)
             html.Append("<h2>Payload throughput and wire overhead per size</h2><p>").Append(E(PayloadThroughput.Explanation)).Append("</p>").Append(payload.ToHtml());
+        if (CellBounds.Build(run) is TextTable bounds)
+        {
+            html.Append("<h2>What bounded each cell</h2><p>").Append(E(CellBounds.Explanation)).Append("</p>").Append(bounds.ToHtml()).Append("<ul>");
+            foreach (var line in CellBounds.CounterSources(run)) html.Append("<li>").Append(E(line)).Append("</li>");
+            html.Append("</ul>");
+        }
         if (s.Drivers.Count > 1) html.Append("<h2>Drivers side by side</h2>").Append(DriversView.Build(run).ToHtml());
-        var columns = CellColumns.All.Where(c => c.Name is not ("runtime" or "keep_alive")).ToList();
+        var columns = CellColumns.All.Where(c => c.Name is not ("runtime" or "keep_alive") && !CellBounds.Shows(c.Name)).ToList();
         html.Append("<h2>Every cell</h2>").Append(new TextTable(columns.Select(c => c.Name).ToList(),
             run.Cells.Select(cell => (IReadOnlyList<string>)columns.Select(c => CellColumns.FormatFor(cell, c)).ToList()).ToList()).ToHtml());
         html.Append("<h2>Flags</h2><ul>");
-        foreach (var flag in new[] { Running.CellFlags.Failed, Running.CellFlags.ClientBound, Running.CellFlags.MachineBound, Running.CellFlags.Noisy, Running.CellFlags.DriversDisagree })
+        foreach (var flag in new[] { Running.CellFlags.Failed, Running.CellFlags.ClientBound, Running.CellFlags.MachineBound, Running.CellFlags.Noisy, Running.CellFlags.WaitBound, Running.CellFlags.Starved, Running.CellFlags.DriversDisagree })
             html.Append("<li><b>").Append(flag).Append("</b>: ").Append(E(Running.CellFlags.Hint(flag)!)).Append("</li>");
         html.Append("</ul></body></html>");
         return html.ToString();

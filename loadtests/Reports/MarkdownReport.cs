@@ -24,6 +24,7 @@ public static class MarkdownReport
         foreach (var d in s.Drivers) md.AppendLine($"- driver {d.Name}: {d.Description}");
         if (s.Pin is not null) md.AppendLine($"- pinned: {s.Pin}");
         md.AppendLine($"- Server header: {(s.ServerHeader ? "on (--server-header on)" : "off")}");
+        md.AppendLine($"- TCP_NODELAY: {SpecText.TcpNoDelay(s)}");
         md.AppendLine($"- schedule: {s.Schedule ?? "one target after another"}");
         md.AppendLine(Invariant($"- endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => $"{p.Label} ({p.Source})"))}; json items {s.JsonItems}"));
         md.AppendLine(Invariant($"- concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}; {SpecText.Timing(s)}; median repeat shown"));
@@ -46,6 +47,9 @@ public static class MarkdownReport
         Section("Where the difference comes from", Attribution.Explanation, Attribution.Build(run));
         Section("Crossovers: who leads as the payload grows", Crossovers.Explanation, Crossovers.Table(run));
         Section("Payload throughput and wire overhead per size", PayloadThroughput.Explanation, PayloadThroughput.Build(run));
+        Section("What bounded each cell", CellBounds.Explanation, CellBounds.Build(run));
+        if (CellBounds.Build(run) is not null) foreach (var line in CellBounds.CounterSources(run)) md.AppendLine("- runtime counters of " + line);
+        md.AppendLine();
         if (s.Drivers.Count > 1)
         {
             md.AppendLine("## Drivers side by side");
@@ -55,7 +59,7 @@ public static class MarkdownReport
         }
         md.AppendLine("## Every cell (median repeat)");
         md.AppendLine();
-        var columns = CellColumns.All.Where(c => c.Name is not ("runtime" or "keep_alive" or "transfer_kbps_sent" or "not_measured_reason")).ToList();
+        var columns = CellColumns.All.Where(c => c.Name is not ("runtime" or "keep_alive" or "transfer_kbps_sent" or "not_measured_reason") && !CellBounds.Shows(c.Name)).ToList();
         md.Append(new TextTable(columns.Select(c => c.Name).ToList(),
             run.Cells.Select(cell => (System.Collections.Generic.IReadOnlyList<string>)columns.Select(c => CellColumns.FormatFor(cell, c)).ToList()).ToList()).ToMarkdown());
         md.AppendLine();
@@ -68,6 +72,8 @@ public static class MarkdownReport
         md.AppendLine("- client-bound: the driver used 90% or more of one core: the figure may measure the driver, not the server.");
         md.AppendLine("- machine-bound: driver and server together used 90% or more of all cores: both compete for CPU.");
         md.AppendLine("- noisy: the coefficient of variation of requests/s over the cell's launches and rounds was above --precision (see the cv column): the interval of its ratio is wide.");
+        md.AppendLine("- wait-bound: the cores the cell could use were less than half busy while each request stayed in flight far longer than its CPU cost: a wait set the pace, and the verdict claims no lead there.");
+        md.AppendLine("- starved: a .NET target's thread pool had work queued while it added threads (runtime counters): blocked threads set the pace, and the verdict claims no lead there.");
         md.AppendLine("- drivers-disagree: two drivers on the same cell differ by more than 15% in requests/s, or by more than 64 bytes a response (more than headers explain).");
         md.AppendLine("- n/a: the driver cannot measure this endpoint faithfully; the reason is in not_measured_reason.");
         md.AppendLine("- no-server-cpu: the server is not a process of this run (external target), so CPU figures are absent.");

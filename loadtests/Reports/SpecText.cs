@@ -23,4 +23,12 @@ public static class SpecText
             : "";
         return warmup + "; " + launches + repeats + (s.Launches is null ? "" : " per launch");
     }
+
+    /// <summary>What --tcp-nodelay asked; each target's answer is in the targets table.</summary>
+    public static string TcpNoDelay(RunSpec s) => s.TcpNoDelay switch
+    {
+        true => "on (--tcp-nodelay on): every target sends its answers without Nagle's delay",
+        false => "off (--tcp-nodelay off): every host's stock socket setting",
+        null => "not recorded (a run saved before --tcp-nodelay)",
+    };
 }

@@ -38,9 +38,11 @@ public static class Verdict
         (CellFlags.Noisy, spec.PrecisionPercent is double p
             ? $"the CV of req/s over its launches and rounds was above {p.ToString("0.#", CultureInfo.InvariantCulture)}%: the figure moves from process to process, and the interval is wide there"
             : "req/s varied across repeats beyond the noise limit, a small gap there is no lead"),
+        (CellFlags.WaitBound, "the cores it could use were less than half busy while requests stayed in flight far longer than their CPU cost: a wait set the pace, so no lead is claimed there"),
+        (CellFlags.Starved, "the .NET thread pool had work queued while it added threads: blocked threads set the pace, so no lead is claimed there"),
     };
 
-    private static readonly string[] Limits = { CellFlags.ClientBound, CellFlags.MachineBound, CellFlags.Noisy };
+    private static readonly string[] Limits = { CellFlags.ClientBound, CellFlags.MachineBound, CellFlags.Noisy, CellFlags.WaitBound, CellFlags.Starved };
 
     public static IReadOnlyList<VerdictLine> Build(RunResult run)
     {

@@ -26,7 +26,11 @@ public sealed record CellResult(
     long Non2xxTotal,
     IReadOnlyList<string> Flags,
     string? NotMeasuredReason,
-    double? RpsCv = null);
+    double? RpsCv = null)
+{
+    /// <summary>What bounded the cell (server, client, machine, wait); null where nothing was measured and in older files.</summary>
+    public CellBottleneck? Bottleneck { get; init; }
+}
 
 /// <summary>
 /// What one measured window produced. Byte counts come from the sockets (headers and chunk framing
@@ -57,8 +61,10 @@ public sealed record Measurement(
     IReadOnlyList<string> Limitations,
     DateTimeOffset? WindowStartedAt = null,
     int? Launch = null,
-    int? Round = null)
+    int? Round = null,
+    RuntimeCounters? Counters = null)
 {
+    // Counters: the .NET runtime's counters over this window (EventPipe); null for Mono, external targets and older files.
     // Launch: which fresh start of the target this window belongs to (0-based), Round: its round in
     // that launch. Both null in files saved before launches were recorded.
 

@@ -70,8 +70,10 @@ public sealed record RunSpec(
     double? FirstWarmupSeconds = null,
     int? Launches = null,
     double? Confidence = null,
-    double? MinEffectPercent = null)
+    double? MinEffectPercent = null,
+    bool? TcpNoDelay = null)
 {
+    // TcpNoDelay: what --tcp-nodelay asked of every target (each target's answer is in TargetInfo); null before it existed.
     // Launches: fresh starts of every target, each measuring every cell; Confidence and
     // MinEffectPercent: the lead rule the verdicts were decided with. Null in files of schema 1.
     // Repeat is the fewest repeats a cell got (all of them for a fixed --repeat); MaxRepeat the cap,
@@ -105,4 +107,8 @@ public sealed record TargetInfo(
     bool External,
     bool Measured,
     string? NotMeasuredReason,
-    IReadOnlyList<string>? LaunchFailures = null);
+    IReadOnlyList<string>? LaunchFailures = null,
+    string? TcpNoDelay = null,
+    string? RuntimeCounters = null);
+// RuntimeCounters: whether the run read the target's runtime counters, and which (or why not).
+// TcpNoDelay: what the target said it did with TCP_NODELAY ("on: read back on ...", "on: Kestrel's ..."), null when it said nothing.

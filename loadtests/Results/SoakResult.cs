@@ -26,7 +26,8 @@ public sealed record SoakSpec(
     IReadOnlyList<string> Cells,
     string Driver,
     string GrowthRule,
-    MachineInfo Machine);
+    MachineInfo Machine,
+    bool? TcpNoDelay = null);
 
 /// <summary>RSS (VmRSS) of a target at a moment of the soak, in MiB.</summary>
 public sealed record RssSample(double Seconds, double RssMb);

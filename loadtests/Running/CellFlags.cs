@@ -21,6 +21,13 @@ public static class CellFlags
     /// <summary>The driver cannot measure this endpoint faithfully (e.g. ab and chunked answers); not a failure.</summary>
     public const string NotApplicable = "n/a";
     public const string DriversDisagree = "drivers-disagree";
+    /// <summary>The cores the cell could use were less than half busy: a wait, not the framework's work, set its pace (<see cref="BottleneckRule"/>).</summary>
+    public const string WaitBound = "wait-bound";
+    /// <summary>A .NET target's thread pool had work queued while it was adding threads: blocked threads set the pace.</summary>
+    public const string Starved = "starved";
+
+    /// <summary>Threads the pool added within one window, at or above which a queued pool is starving rather than settling.</summary>
+    public const double StarvedInjectedThreads = 2;
 
     /// <summary>The driver used this share of one core or more.</summary>
     public const double ClientBoundShare = 0.90;
@@ -41,10 +48,18 @@ public static class CellFlags
         Noisy => "noisy cells varied more than --precision (CV of req/s over launches and rounds, see the cv column): their intervals are wide; more --launches narrow them, a quieter machine or --pin lowers the spread",
         DriversDisagree => "drivers disagree: the lower figure is usually a client-bound driver (see the drivers view)",
         Failed => "failed requests are out of req/s and latency; see failureSamples in results.json",
+        WaitBound => "wait-bound cells kept the cores they could use less than half busy while each request stayed in flight far longer than its CPU cost " +
+                     "(Little's law: concurrency ÷ req/s): a timer, a delayed ACK, a lock or a blocked pool set the pace, not the framework's work; no lead is claimed there (see \"What bounded each cell\")",
+        Starved => "starved cells had work queued on the .NET thread pool while it was adding threads: blocking calls held the pool's threads, so req/s and latency " +
+                   "measure the pool's thread injection; no lead is claimed there (see the runtime counters)",
         _ => null,
     };
 
-    public static IReadOnlyList<string> For(IReadOnlyList<Measurement> repeats, int logicalCores, double precision = NoisyCv)
+    /// <summary>A window of a .NET target whose thread pool kept work queued (at least a core's worth) while it injected threads.</summary>
+    public static bool IsStarved(RuntimeCounters c, int logicalCores) =>
+        c.ThreadsInjected >= StarvedInjectedThreads && c.ThreadPoolQueueLengthMedian >= logicalCores;
+
+    public static IReadOnlyList<string> For(IReadOnlyList<Measurement> repeats, int concurrency, int logicalCores, double precision = NoisyCv)
     {
         var flags = new List<string>();
         if (repeats.Any(r => r.Failed > 0)) flags.Add(Failed);
@@ -53,6 +68,8 @@ public static class CellFlags
                              (s + r.ClientCpuSeconds) / r.ElapsedSeconds >= MachineBoundShare * logicalCores)) flags.Add(MachineBound);
         if (Spread.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()) > precision) flags.Add(Noisy);
         if (repeats.Count > 0 && repeats.All(r => r.ServerCpuSeconds is null)) flags.Add(NoServerCpu);
+        if (BottleneckRule.Of(repeats, concurrency, logicalCores, flags) is { Kind: CellBottleneck.Wait }) flags.Add(WaitBound);
+        if (repeats.Any(r => r.Counters is { } c && IsStarved(c, logicalCores))) flags.Add(Starved);
         return flags;
     }
 }

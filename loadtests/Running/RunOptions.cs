@@ -38,7 +38,8 @@ public sealed record RunOptions(
     bool ServerHeader,
     TimeSpan? FirstWarmup = null,
     int Launches = 1,
-    LeadRule? Rule = null)
+    LeadRule? Rule = null,
+    bool TcpNoDelay = true)
 {
     /// <summary>The fewest rounds a cell gets per launch (the count when the rule is fixed).</summary>
     public int Repeat => Repeats.MinRepeat;

@@ -6,6 +6,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Contracts;
 using Comparator.Drivers;
+using Comparator.Measuring;
 using Comparator.Results;
 using Comparator.Statistics;
 using Comparator.Targets;
@@ -79,7 +80,10 @@ public sealed class RunOrchestrator
                 finally
                 {
                     foreach (var target in active)
+                    {
+                        if (target.Counters is not null) await target.Counters.DisposeAsync();
                         if (target.Running is not null) await target.Running.DisposeAsync();
+                    }
                 }
             }
         }
@@ -155,18 +159,42 @@ public sealed class RunOrchestrator
             for (var i = 0; i < participants.Count; i++)
             {
                 var key = Key(participants[i].Target.Plan, planned);
-                var tagged = repeats[i].Select((m, round) => m with { Launch = launch, Round = round }).ToList();
+                var counted = await WithCountersAsync(participants[i].Target.Counters, repeats[i], cancellationToken);
+                var tagged = counted.Select((m, round) => m with { Launch = launch, Round = round }).ToList();
                 if (!windows.TryGetValue(key, out var list)) windows[key] = list = new List<Measurement>();
                 list.AddRange(tagged);
                 _progress.CellFinished($"{participants[i].Target.Plan.Name} {label}{launchText}",
-                    tagged.Count == 0 ? "not measured: stopped before a repeat completed" : Outcome(tagged));
+                    tagged.Count == 0 ? "not measured: stopped before a repeat completed" : Outcome(tagged, concurrency));
             }
         }
         return done;
     }
 
-    /// <summary>A target that started (or was given by URL) and passed verification.</summary>
-    private sealed record ActiveTarget(TargetPlan Plan, RunningTarget? Running, Uri BaseUrl);
+    /// <summary>Each window's runtime counters, once the samples covering the last window have arrived.</summary>
+    private static async Task<IReadOnlyList<Measurement>> WithCountersAsync(RuntimeCounterSession? counters, IReadOnlyList<Measurement> windows,
+        CancellationToken cancellationToken)
+    {
+        if (counters is null || windows.Count == 0) return windows;
+        static DateTimeOffset? End(Measurement m) => m.WindowStartedAt?.AddSeconds(m.ElapsedSeconds);
+        if (windows.Select(End).Max() is DateTimeOffset last) await counters.WaitForSamplesAsync(last, cancellationToken);
+        return windows.Select(m => m.WindowStartedAt is DateTimeOffset start ? m with { Counters = counters.Window(start, End(m)!.Value) } : m).ToList();
+    }
+
+    /// <summary>A target that started (or was given by URL) and passed verification; a started .NET target has its counter session.</summary>
+    private sealed record ActiveTarget(TargetPlan Plan, RunningTarget? Running, Uri BaseUrl, RuntimeCounterSession? Counters = null);
+
+    /// <summary>What this run reads of a target's runtime: EventPipe counters on .NET, nothing of the kind on Mono.</summary>
+    private static (RuntimeCounterSession? Session, string Note) CountersFor(TargetPlan plan, RunningTarget? running)
+    {
+        if (running is null) return (null, "not read: an external service's process is not the comparator's to attach to");
+        if (plan.Definition!.Host != HostRuntime.DotNet)
+            return (null, OperatingSystem.IsWindows() ? "not read: the .NET Framework publishes its counters through ETW and performance counters, which this comparator does not attach" : NotOnMono);
+        var session = RuntimeCounterSession.TryStart(running.ProcessId, out var whyNot);
+        return (session, session is not null ? CountersOn : "not read: " + whyNot);
+    }
+
+    public const string CountersOn = "System.Runtime event counters through EventPipe, one sample a second: thread-pool threads and queue, completed items, GCs per generation, time in GC, allocation rate, lock contentions";
+    public const string NotOnMono = "not available: Mono 6.8 has no EventPipe and no event counters; server CPU and peak RSS come from /proc as for every target";
 
     /// <summary>Starts and verifies one target; on failure records why (the last TargetInfo) and returns null.</summary>
     /// <remarks>
@@ -191,23 +219,25 @@ public sealed class RunOrchestrator
             else
             {
                 _progress.Message($"{plan.Name}: starting {plan.Definition!.Describe()}");
-                running = await _launcher.StartAsync(plan.Definition, new ServiceSwitches(_options.ServerHeader), cancellationToken);
+                running = await _launcher.StartAsync(plan.Definition, new ServiceSwitches(_options.ServerHeader, TcpNoDelay: _options.TcpNoDelay), cancellationToken);
                 baseUrl = running.BaseUrl;
             }
 
             // Every launch of a started target is verified (a fresh process may not answer alike); the
             // results keep the first launch's checks, and the first launch of a service given by URL.
             if (launch > 0 && running is null) return new ActiveTarget(plan, running, baseUrl);
+            var (counters, countersNote) = (default(RuntimeCounterSession), "");
             var verification = await EndpointVerifier.VerifyAsync(plan.Name, baseUrl, cancellationToken);
             if (launch == 0) checks.AddRange(verification);
             var failedChecks = verification.Where(c => !c.Passed).Select(c => $"{c.Endpoint}: {c.Detail}").ToList();
             var reason = failedChecks.Count > 0 ? "verification failed: " + string.Join("; ", failedChecks) : null;
             if (reason is null)
             {
-                if (launch == 0) targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), null));
-                return new ActiveTarget(plan, running, baseUrl);
+                (counters, countersNote) = CountersFor(plan, running);
+                if (launch == 0) targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), null) with { TcpNoDelay = running?.TcpNoDelay, RuntimeCounters = countersNote });
+                return new ActiveTarget(plan, running, baseUrl, counters);
             }
-            if (launch == 0) targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), reason));
+            if (launch == 0) targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), reason) with { TcpNoDelay = running?.TcpNoDelay });
             else Failed(reason);
             if (launch == 0) _progress.Message($"{plan.Name}: not measured: {reason}");
         }
@@ -235,10 +265,14 @@ public sealed class RunOrchestrator
     private CellResult Measured(TargetPlan plan, (EndpointSpec Endpoint, Payload Payload, int Concurrency, ILoadDriver Driver) c, IReadOnlyList<Measurement> repeats)
     {
         if (repeats.Count == 0) return NotMeasured(plan, c, "stopped before a repeat completed");
+        var flags = CellFlags.For(repeats, c.Concurrency, Environment.ProcessorCount, _options.Repeats.Precision);
         return new CellResult(Key(plan, c), RuntimeOf(plan), c.Payload.Spec.Label, _options.KeepAlive, repeats,
             CellMeasurer.MedianRepeat(repeats), repeats.Min(r => r.RequestsPerSecond), repeats.Max(r => r.RequestsPerSecond),
-            repeats.Sum(r => r.Failed), repeats.Sum(r => r.Non2xx), CellFlags.For(repeats, Environment.ProcessorCount, _options.Repeats.Precision), null,
-            Spread.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()));
+            repeats.Sum(r => r.Failed), repeats.Sum(r => r.Non2xx), flags, null,
+            Spread.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()))
+        {
+            Bottleneck = BottleneckRule.Of(repeats, c.Concurrency, Environment.ProcessorCount, flags),
+        };
     }
 
     private CellResult NotMeasured(TargetPlan plan, (EndpointSpec Endpoint, Payload Payload, int Concurrency, ILoadDriver Driver) c, string reason,
@@ -252,13 +286,13 @@ public sealed class RunOrchestrator
         ? new TargetInfo(plan.Name, d.Stack, d.Runtime, d.Server, baseUrl, false, notMeasured is null, notMeasured)
         : new TargetInfo(plan.Name, $"external service at {baseUrl}", "unknown", "unknown", baseUrl, true, notMeasured is null, notMeasured);
 
-    private string Outcome(IReadOnlyList<Measurement> repeats)
+    private string Outcome(IReadOnlyList<Measurement> repeats, int concurrency)
     {
         var s = CellMeasurer.MedianRepeat(repeats);
         var cv = Spread.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList());
         var spread = repeats.Count > 1 ? string.Create(CultureInfo.InvariantCulture, $" (cv {100 * cv:0.0}% over {repeats.Count})") : "";
         var text = string.Create(CultureInfo.InvariantCulture, $"{s.RequestsPerSecond:0} req/s{spread}, p99 {s.LatencyP99Ms:0.0} ms");
-        var flags = CellFlags.For(repeats, Environment.ProcessorCount, _options.Repeats.Precision);
+        var flags = CellFlags.For(repeats, concurrency, Environment.ProcessorCount, _options.Repeats.Precision);
         return flags.Count > 0 ? text + " [" + string.Join(", ", flags) + "]" : text;
     }
 
@@ -283,5 +317,6 @@ public sealed class RunOrchestrator
         _options.ColdWarmup.TotalSeconds,
         _options.Launches,
         _options.Lead.Confidence,
-        _options.Lead.MinEffect * 100);
+        _options.Lead.MinEffect * 100,
+        _options.TcpNoDelay);
 }

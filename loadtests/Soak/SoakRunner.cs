@@ -42,6 +42,9 @@ public sealed class SoakRunner
         Cells = Endpoints.All.SelectMany(e => e.SendsBody ? sizes.Select(s => new SoakCell(e, s)) : new[] { new SoakCell(e, null) }).ToList();
     }
 
+    /// <summary>What every target is started with (TCP_NODELAY on unless said).</summary>
+    public ServiceSwitches Switches { get; init; } = ServiceSwitches.Default;
+
     /// <summary>One window per cell: a twentieth of the soak, at least 1 s and at most 10 s, so even a short soak makes two passes.</summary>
     public TimeSpan Window => TimeSpan.FromSeconds(Math.Clamp(_duration.TotalSeconds / 20, 1, 10));
 
@@ -78,7 +81,7 @@ public sealed class SoakRunner
             foreach (var s in soaks) await s.DisposeAsync();
         }
         var spec = new SoakSpec(_duration.TotalSeconds, _concurrency, Window.TotalSeconds, Cells.Select(c => c.Name).ToList(),
-            _driver.Name + ": " + _driver.Description, MemoryGrowth.Rule, MachineDescription.Current());
+            _driver.Name + ": " + _driver.Description, MemoryGrowth.Rule, MachineDescription.Current(), Switches.TcpNoDelay);
         return new SoakResult(SoakResult.CurrentSchemaVersion, spec, startedAt, DateTimeOffset.UtcNow, stop.IsCancellationRequested,
             soaks.Select(s => s.Result()).ToList());
     }
@@ -87,7 +90,7 @@ public sealed class SoakRunner
     {
         try
         {
-            var running = await _launcher.StartAsync(target, ServiceSwitches.Default, stop);
+            var running = await _launcher.StartAsync(target, Switches, stop);
             var failed = (await EndpointVerifier.VerifyAsync(target.Name, running.BaseUrl, stop)).Where(c => !c.Passed).ToList();
             var soak = new TargetSoak(target, running, null);
             if (failed.Count > 0)

@@ -22,6 +22,9 @@ public sealed class RunningTarget : IAsyncDisposable
     public TargetDefinition Definition { get; }
     public Uri BaseUrl { get; }
     public int ProcessId => _process.Id;
+
+    /// <summary>What the service said it did with TCP_NODELAY (read back where its host allows), or null when it said nothing.</summary>
+    public string? TcpNoDelay { get; init; }
     public bool HasExited => _disposed || _process.HasExited;
 
     /// <summary>SIGTERM, a grace period, then SIGKILL of the whole tree. Returns the exit code.</summary>

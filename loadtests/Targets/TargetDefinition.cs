@@ -61,6 +61,8 @@ public sealed record TargetDefinition(
     {
         var args = new List<string>(VariantArguments) { "--port", port.ToString(System.Globalization.CultureInfo.InvariantCulture) };
         if (switches.ServerHeader) args.Add("--server-header");
+        args.Add("--tcp-nodelay");
+        args.Add(switches.TcpNoDelay ? "on" : "off");
         if (switches.MaxBodyBytes is long max)
         {
             args.Add("--max-body-bytes");
@@ -71,7 +73,8 @@ public sealed record TargetDefinition(
 }
 
 /// <summary>Service flags the comparator passes through to every target alike.</summary>
-public sealed record ServiceSwitches(bool ServerHeader = false, long? MaxBodyBytes = null)
+/// <param name="TcpNoDelay">Answers leave without Nagle's delay (on, as Kestrel by default) or as the host's stock sockets send them (off).</param>
+public sealed record ServiceSwitches(bool ServerHeader = false, long? MaxBodyBytes = null, bool TcpNoDelay = true)
 {
     public static ServiceSwitches Default { get; } = new();
 }

@@ -60,10 +60,12 @@ public sealed class TargetLauncher
         var process = new Process { StartInfo = StartInfo(target, assembly, port, switches), EnableRaisingEvents = true };
         var stderr = new OutputTail();
         var ready = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
+        string? noDelay = null;
         process.OutputDataReceived += (_, e) =>
         {
             // Keep reading after the ready line too, so the pipe never fills and blocks the service.
-            if (ReadyLine.TryParse(e.Data, out var url)) ready.TrySetResult(url);
+            if (SocketFact.TryParse(e.Data, out var fact)) noDelay = fact; // printed before the ready line
+            else if (ReadyLine.TryParse(e.Data, out var url)) ready.TrySetResult(url);
         };
         process.ErrorDataReceived += (_, e) => { if (e.Data != null) stderr.Add(e.Data); };
         process.Exited += (_, _) => ready.TrySetCanceled();
@@ -84,7 +86,7 @@ public sealed class TargetLauncher
         var timeout = Task.Delay(_readyTimeout, cancellationToken);
         var finished = await Task.WhenAny(ready.Task, timeout);
         if (finished == ready.Task && ready.Task.IsCompletedSuccessfully)
-            return (new RunningTarget(target, process, new Uri(ready.Task.Result)), null, "");
+            return (new RunningTarget(target, process, new Uri(ready.Task.Result)) { TcpNoDelay = noDelay }, null, "");
 
         string failure;
         int? exitCode = null;

@@ -7,7 +7,9 @@ namespace Comparator.Contracts
     /// The command line every service takes, parsed in one place so all stacks behave alike:
     /// <c>--port N</c> (default 5000), <c>--address A</c> (default 127.0.0.1: loopback unless told
     /// otherwise), <c>--server-header</c> (send a Server header; off by default),
-    /// <c>--max-body-bytes N</c> (default 16 MiB; 413 above it).
+    /// <c>--max-body-bytes N</c> (default 16 MiB; 413 above it), <c>--tcp-nodelay on|off</c> (default
+    /// on: answers leave without Nagle's delay, as Kestrel's do by default; off keeps the host's stock
+    /// socket behaviour).
     /// </summary>
     public sealed class ServiceOptions
     {
@@ -15,10 +17,11 @@ namespace Comparator.Contracts
         public int Port { get; private set; } = 5000;
         public bool ServerHeader { get; private set; }
         public long MaxBodyBytes { get; private set; } = ServiceLimits.DefaultMaxBodyBytes;
+        public bool TcpNoDelay { get; private set; } = true;
 
         public string BaseUrl => "http://" + (Address.Contains(":") ? "[" + Address + "]" : Address) + ":" + Port.ToString(CultureInfo.InvariantCulture);
 
-        public const string Usage = "options: --port N (1-65535) --address IP (default 127.0.0.1) --server-header --max-body-bytes N";
+        public const string Usage = "options: --port N (1-65535) --address IP (default 127.0.0.1) --server-header --max-body-bytes N --tcp-nodelay on|off";
 
         /// <summary>Parses the arguments; on error returns null and a one-line message.</summary>
         public static ServiceOptions? Parse(string[] args, out string error)
@@ -49,6 +52,12 @@ namespace Comparator.Contracts
                         if (!long.TryParse(Next(), NumberStyles.None, CultureInfo.InvariantCulture, out var max) || max < 1)
                         { error = "--max-body-bytes needs a positive number of bytes"; return null; }
                         o.MaxBodyBytes = max;
+                        break;
+                    case "--tcp-nodelay":
+                        var value = Next();
+                        if (value != "on" && value != "off")
+                        { error = "--tcp-nodelay needs on or off"; return null; }
+                        o.TcpNoDelay = value == "on";
                         break;
                     default:
                         error = "unknown option '" + a + "'; " + Usage;

@@ -5,6 +5,7 @@ using System.Threading.Tasks;
 using Comparator.Contracts;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
@@ -49,6 +50,8 @@ public static class KestrelServiceHost
             k.Listen(IPAddress.Parse(options.Address), options.Port);
             configureKestrel?.Invoke(k);
         });
+        // Kestrel sets NoDelay on every socket it accepts unless told otherwise; --tcp-nodelay off tells it.
+        builder.Services.Configure<SocketTransportOptions>(o => o.NoDelay = options.TcpNoDelay);
         addServices(builder.Services);
 
         var app = builder.Build();
@@ -65,6 +68,9 @@ public static class KestrelServiceHost
         }
 
         ParentWatch.StartIfAsked(app.Lifetime.StopApplication);
+        Console.WriteLine(SocketFact.Format(options.TcpNoDelay
+            ? "on: Kestrel's SocketTransportOptions.NoDelay (its default), set on every accepted socket"
+            : "off: Kestrel's SocketTransportOptions.NoDelay = false, Nagle's algorithm on every accepted socket"));
         Console.WriteLine(ReadyLine.Format(options.BaseUrl));
         await app.WaitForShutdownAsync(); // ConsoleLifetime stops on SIGTERM and Ctrl+C
         return ServiceExitCodes.Stopped;

@@ -7,7 +7,7 @@ namespace Comparator.ListenerHosting
 {
     /// <summary>
     /// Runs one service process the way the launcher expects, whatever hosts it: parse the service
-    /// options, start, print the ready line, wait for SIGTERM, Ctrl+C or the comparator's death,
+    /// options, start, set TCP_NODELAY as asked (<see cref="ListenerSockets"/>), print what it did and the ready line, wait for SIGTERM, Ctrl+C or the comparator's death,
     /// stop. Exit 0 after a clean stop, 2 for bad options, 3 when the port cannot be bound.
     /// </summary>
     public static class ServiceProcess
@@ -36,7 +36,20 @@ namespace Comparator.ListenerHosting
                     return ServiceExitCodes.CannotListen;
                 }
 
+                string noDelay;
+                try
+                {
+                    noDelay = ListenerSockets.ApplyNoDelay(options.Port, options.TcpNoDelay);
+                }
+                catch (InvalidOperationException e)
+                {
+                    Console.Error.WriteLine(serviceName + ": " + e.Message);
+                    service.Dispose();
+                    return ServiceExitCodes.CannotListen;
+                }
+
                 ParentWatch.StartIfAsked(stopRequested.Set);
+                Console.WriteLine(SocketFact.Format(noDelay));
                 Console.WriteLine(ReadyLine.Format(options.BaseUrl));
                 Console.Out.Flush();
                 stopRequested.Wait();

@@ -1,0 +1,35 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using Comparator.Results;
+
+namespace Comparator.Running;
+
+/// <summary>Decides a cell's <see cref="CellBottleneck"/> from its windows and its saturation flags.</summary>
+public static class BottleneckRule
+{
+    /// <summary>Below this share of the cores it could use, a cell that is not client- or machine-bound is wait-bound.</summary>
+    public const double WaitBoundShare = 0.5;
+
+    /// <param name="flags">the cell's saturation flags (client-bound, machine-bound), decided on every repeat</param>
+    public static CellBottleneck? Of(IReadOnlyList<Measurement> repeats, int concurrency, int logicalCores, IReadOnlyCollection<string> flags)
+    {
+        var usable = repeats.Where(r => r.ElapsedSeconds > 0 && r.Succeeded > 0).ToList();
+        if (usable.Count == 0) return null;
+        var cores = Math.Max(1, Math.Min(concurrency, logicalCores));
+        var figures = usable.Select(r =>
+        {
+            double? busy = r.ServerCpuSeconds is double s ? (s + r.ClientCpuSeconds) / r.ElapsedSeconds : null;
+            double? cpu = r.ServerCpuSeconds is double t ? (t + r.ClientCpuSeconds) * 1e6 / r.Succeeded : null;
+            double? inFlight = r.RequestsPerSecond > 0 ? concurrency / r.RequestsPerSecond * 1000 : null;
+            return (Busy: busy, Share: busy / cores, InFlight: inFlight, Cpu: cpu);
+        }).OrderBy(f => f.Share ?? double.MaxValue).ToList();
+        var median = figures[(figures.Count - 1) / 2];
+        var kind = flags.Contains(CellFlags.MachineBound) ? CellBottleneck.Machine
+            : flags.Contains(CellFlags.ClientBound) ? CellBottleneck.Client
+            : median.Share is not double share ? CellBottleneck.Unknown
+            : share < WaitBoundShare ? CellBottleneck.Wait
+            : CellBottleneck.Server;
+        return new CellBottleneck(kind, median.Busy, median.Share, median.InFlight, median.Cpu);
+    }
+}

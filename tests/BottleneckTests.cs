@@ -1,0 +1,121 @@
+using System;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Comparing;
+using Comparator.Drivers;
+using Comparator.Results;
+using Comparator.Running;
+using Comparator.Targets;
+using Xunit;
+
+namespace Comparator.Tests;
+
+/// <summary>
+/// The bottleneck rules on real processes: a service that answers after a fixed delay is
+/// wait-bound, one that blocks its thread-pool threads is starved (read from its runtime counters),
+/// and the bare kestrel target measured in the same run is neither; no lead is claimed against a
+/// cell paced by a wait. Figures are never asserted, only what the rules decide from them.
+/// </summary>
+public sealed class BottleneckTests
+{
+    private static TargetDefinition Misbehaving(string name, string mode, int ms) =>
+        new(name, "test double", ".NET 10", "Kestrel", "MisbehavingService", "MisbehavingService.dll", HostRuntime.DotNet, null)
+        {
+            VariantArguments = new[] { mode, ms.ToString(System.Globalization.CultureInfo.InvariantCulture) },
+        };
+
+    private static RunResult? _run;
+    private static readonly SemaphoreSlim Once = new(1, 1);
+
+    /// <summary>One run of the three targets, shared by the tests: each target's time cell at c=64.</summary>
+    private static async Task<RunResult> RunAsync()
+    {
+        await Once.WaitAsync();
+        try
+        {
+            if (_run is not null) return _run;
+            var layout = BuildLayout.Discover();
+            var options = RunOptionsParser.Parse(new[]
+            {
+                "--targets", "kestrel", "--endpoints", "time", "--concurrency", "64", "--warmup", "1s", "--first-warmup", "1s",
+                "--duration", "3s", "--repeat", "1", "--launches", "1", "--out", System.IO.Path.GetTempPath(),
+            }, layout);
+            options = options with
+            {
+                Targets = new[]
+                {
+                    new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null),
+                    new TargetPlan("delaying", Misbehaving("delaying", "delay", 20), null),
+                    new TargetPlan("blocking", Misbehaving("blocking", "block", 100), null),
+                },
+                BaselineTarget = "kestrel",
+            };
+            var drivers = DriverCatalog.Create(options.Drivers, null);
+            _run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout), new LineProgress()).RunAsync(CancellationToken.None);
+            return _run;
+        }
+        finally
+        {
+            Once.Release();
+        }
+    }
+
+    private static CellResult Cell(RunResult run, string target) => Assert.Single(run.Cells, c => c.Key.Target == target);
+
+    [Fact]
+    public async Task A_service_that_answers_after_a_delay_is_wait_bound_and_no_lead_is_claimed_against_it()
+    {
+        var run = await RunAsync();
+        var cell = Cell(run, "delaying");
+
+        Assert.Contains(CellFlags.WaitBound, cell.Flags);
+        Assert.Equal(CellBottleneck.Wait, cell.Bottleneck!.Kind);
+        Assert.True(cell.Bottleneck.BusyShare < BottleneckRule.WaitBoundShare);
+        Assert.True(cell.Bottleneck.InFlightMs >= 20, $"in flight {cell.Bottleneck.InFlightMs} ms"); // every answer waited 20 ms
+        var verdict = Assert.Single(run.Judged(), v => v.Other == "delaying");
+        Assert.Null(verdict.Leader);
+        Assert.StartsWith("wait-bound on delaying", verdict.Reason);
+    }
+
+    [Fact]
+    public async Task A_service_that_blocks_its_pool_threads_is_starved_by_its_runtime_counters()
+    {
+        var run = await RunAsync();
+        var cell = Cell(run, "blocking");
+
+        Assert.Contains(CellFlags.Starved, cell.Flags);
+        var counters = cell.Repeats.Select(r => r.Counters).OfType<RuntimeCounters>().First(c => CellFlags.IsStarved(c, Environment.ProcessorCount));
+        Assert.True(counters.ThreadsInjected >= CellFlags.StarvedInjectedThreads);
+        var verdict = Assert.Single(run.Judged(), v => v.Other == "blocking");
+        Assert.Null(verdict.Leader);
+        Assert.StartsWith("starved on blocking", verdict.Reason);
+    }
+
+    [Fact]
+    public async Task The_bare_kestrel_cell_of_the_same_run_is_neither_and_has_counters_on_every_repeat()
+    {
+        var run = await RunAsync();
+        var cell = Cell(run, "kestrel");
+
+        Assert.DoesNotContain(CellFlags.WaitBound, cell.Flags);
+        Assert.DoesNotContain(CellFlags.Starved, cell.Flags);
+        Assert.NotEqual(CellBottleneck.Wait, cell.Bottleneck!.Kind);
+        Assert.All(cell.Repeats, r => Assert.True(r.Counters is { Samples: > 0 }));
+        Assert.StartsWith("System.Runtime event counters", Assert.Single(run.Targets, t => t.Name == "kestrel").RuntimeCounters);
+    }
+
+    [Fact]
+    public void The_rule_reads_the_busy_share_of_the_cores_a_cell_could_use()
+    {
+        // 1000 req/s over 1 s; server 0.2 + driver 0.1 cores busy.
+        var idle = ResultsTests.Window(1000, clientCpu: 0.1, serverCpu: 0.2);
+        Assert.Equal(CellBottleneck.Wait, BottleneckRule.Of(new[] { idle }, 100, 2, Array.Empty<string>())!.Kind); // 0.3 of 2 cores
+        Assert.Equal(CellBottleneck.Server, BottleneckRule.Of(new[] { idle with { ServerCpuSeconds = 0.45 } }, 1, 2, Array.Empty<string>())!.Kind); // 0.55 of 1
+        Assert.Equal(100.0, BottleneckRule.Of(new[] { idle }, 100, 2, Array.Empty<string>())!.InFlightMs!.Value, 6); // Little: 100 / 1000 req/s
+        Assert.Equal(CellBottleneck.Unknown, BottleneckRule.Of(new[] { idle with { ServerCpuSeconds = null } }, 100, 2, Array.Empty<string>())!.Kind);
+        Assert.Equal(CellBottleneck.Machine, BottleneckRule.Of(new[] { idle }, 100, 2, new[] { CellFlags.MachineBound, CellFlags.ClientBound })!.Kind);
+        Assert.Contains(CellFlags.WaitBound, CellFlags.For(new[] { idle }, 100, 2));
+        Assert.DoesNotContain(CellFlags.WaitBound, CellFlags.For(new[] { ResultsTests.Window(1000, clientCpu: 0.5, serverCpu: 1.2) }, 100, 2));
+    }
+}
