@@ -19,6 +19,10 @@ namespace Comparator.Tests;
 /// </summary>
 public sealed class BottleneckTests
 {
+    private readonly Xunit.Abstractions.ITestOutputHelper _output;
+
+    public BottleneckTests(Xunit.Abstractions.ITestOutputHelper output) => _output = output;
+
     private static TargetDefinition Misbehaving(string name, string mode, int ms) =>
         new(name, "test double", ".NET 10", "Kestrel", "MisbehavingService", "MisbehavingService.dll", HostRuntime.DotNet, null)
         {
@@ -83,6 +87,7 @@ public sealed class BottleneckTests
     {
         var run = await RunAsync();
         var cell = Cell(run, "blocking");
+        _output.WriteLine(Comparator.Reports.CellBounds.Build(run)!.ToText()); // the figures the rules read, for whoever runs this
 
         Assert.Contains(CellFlags.Starved, cell.Flags);
         var counters = cell.Repeats.Select(r => r.Counters).OfType<RuntimeCounters>().First(c => CellFlags.IsStarved(c, Environment.ProcessorCount));

@@ -219,6 +219,22 @@ public sealed class DiffTests : IDisposable
         Assert.StartsWith(start, stdout);
     }
 
+    [Fact]
+    public async Task Report_takes_a_run_directory_as_run_prints_it_and_says_when_it_holds_no_results()
+    {
+        var runDir = Directory.CreateDirectory(Path.Combine(_dir.FullName, "20261124-100000"));
+        File.WriteAllText(Path.Combine(runDir.FullName, "results.json"), ResultStore.Serialize(Run(Cell("kestrel", "time", Window(1000)))));
+        var empty = Directory.CreateDirectory(Path.Combine(_dir.FullName, "empty"));
+
+        var (exit, stdout, _) = await ComparatorProcess.RunAsync("report", runDir.FullName + "/", "--format", "md");
+        var (badExit, _, stderr) = await ComparatorProcess.RunAsync("report", empty.FullName);
+
+        Assert.Equal(0, exit);
+        Assert.StartsWith("# Comparator run", stdout);
+        Assert.Equal(2, badExit);
+        Assert.Contains("a directory without results.json", stderr);
+    }
+
     [Theory]
     [InlineData("schema", "has schema version 7")]
     [InlineData("garbage", "is not JSON")]

@@ -75,8 +75,15 @@ public static class DiffCommand
         return diff.HasRegression ? ExitCodes.Failed : ExitCodes.Success;
     }
 
+    /// <summary>A results.json, or a run directory holding one (as `run` prints it).</summary>
     public static RunResult Load(string path)
     {
+        if (Directory.Exists(path))
+        {
+            var inside = Path.Combine(path, "results.json");
+            if (!File.Exists(inside)) throw new IncomparableException($"cannot read {path}: a directory without results.json (give a run directory or its results.json)");
+            path = inside;
+        }
         string json;
         try { json = File.ReadAllText(path); }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)

@@ -14,7 +14,7 @@ public static class ReportCommand
     {
         var report = new Command("report", "Render a saved run (results.json) again, as HTML, Markdown, CSV or JSON.")
         {
-            new Argument<string?>("RESULTS.json") { Description = "A results.json a run wrote.", Arity = ArgumentArity.ZeroOrOne },
+            new Argument<string?>("RESULTS.json") { Description = "A results.json a run wrote, or its run directory.", Arity = ArgumentArity.ZeroOrOne },
             CommandLine.One("--format", "html|md|csv|json", "The output format. Default: html."),
             CommandLine.One("--out", "FILE", "Write to this file instead of standard output."),
         };

@@ -1,3 +1,4 @@
+using System;
 using System.Collections.Generic;
 using System.Globalization;
 using System.Linq;
@@ -33,7 +34,7 @@ public static class CellBounds
             return (IReadOnlyList<string>)new[]
             {
                 c.Key.Endpoint, c.Key.SizeBytes > 0 ? c.SizeLabel : "-", N(c.Key.Concurrency, "0"), c.Key.Target, kind,
-                b.CoresBusy is double busy ? N(busy, "0.00") : "n/a", b.BusyShare is double share ? N(100 * share, "0") + "%" : "n/a",
+                b.CoresBusy is double busy ? N(busy, "0.00") : "n/a", N(Math.Min(c.Key.Concurrency, run.Spec.Machine.LogicalCores), "0"),
                 b.InFlightMs is double ms ? N(ms, "0.00") : "n/a", b.CpuUsPerRequest is double cpu ? N(cpu, "0.0") : "n/a",
                 k is null ? "n/a" : $"{N(k.ThreadPoolThreadsAtStart, "0")}→{N(k.ThreadPoolThreadsAtEnd, "0")}",
                 k is null ? "n/a" : N(k.ThreadPoolQueueLengthMedian, "0"),
@@ -46,7 +47,7 @@ public static class CellBounds
         }).ToList();
         return new TextTable(new[]
         {
-            "endpoint", "size", "conc", "target", "bottleneck", "cores busy", "of usable", "in flight ms", "CPU µs/req",
+            "endpoint", "size", "conc", "target", "bottleneck", "cores busy", "of usable", "in flight ms", "CPU µs/req (server+driver)",
             "pool threads", "pool queue", "items/s", "GCs 0/1/2", "time in GC %", "alloc MiB/s", "contentions/s",
         }, rows);
     }

@@ -288,8 +288,8 @@ public static class Charts
             {
                 var measured = c.Crossover.Sizes.Where(v => v.Measured).ToList();
                 var before = measured[measured.IndexOf(c.Change) - 1];
-                static string Who(string? leader) => leader ?? "noise";
-                return (endpoints.Count > 1 ? c.Crossover.Endpoint[prefix..] + ": " : "lead: ") + $"{Who(before.Leader)} → {Who(c.Change.Leader)}";
+                static string Who(SizeVerdict v) => v.Leader ?? v.PacedBy ?? "noise";
+                return (endpoints.Count > 1 ? c.Crossover.Endpoint[prefix..] + ": " : "lead: ") + $"{Who(before)} → {Who(c.Change)}";
             }));
             var text = plot.Add.Text(label, x, frame.Top);
             text.LabelFontSize = 9.5f;

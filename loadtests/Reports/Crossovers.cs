@@ -7,8 +7,16 @@ using Comparator.Results;
 
 namespace Comparator.Reports;
 
-/// <summary>One payload size of a pair: who leads beyond the noise of both, or null (within noise, or not measured on both).</summary>
-public sealed record SizeVerdict(long SizeBytes, string SizeLabel, string? Leader, bool Measured);
+/// <summary>
+/// One payload size of a pair: who leads beyond the noise of both, or null (within noise, or not
+/// measured on both); <paramref name="PacedBy"/> names the flag (wait-bound, starved) that kept the
+/// verdict from naming a leader where the pace was not the frameworks' to set.
+/// </summary>
+public sealed record SizeVerdict(long SizeBytes, string SizeLabel, string? Leader, bool Measured, string? PacedBy = null)
+{
+    /// <summary>What the sentence says of this size: "X leads", "no lead (wait-bound)" or "within noise".</summary>
+    public string Said => Leader is not null ? Leader + " leads" : PacedBy is not null ? $"no lead ({PacedBy})" : "within noise";
+}
 
 /// <summary>
 /// Two targets on one endpoint across payload sizes: the verdict per size and the sentence that
@@ -16,9 +24,9 @@ public sealed record SizeVerdict(long SizeBytes, string SizeLabel, string? Leade
 /// </summary>
 public sealed record Crossover(string Endpoint, int Concurrency, string Baseline, string Other, IReadOnlyList<SizeVerdict> Sizes)
 {
-    /// <summary>The sizes where the verdict changes from the previous size: the crossovers (lead to noise, noise to lead, or lead to lead).</summary>
+    /// <summary>The sizes where the verdict changes from the previous size: the crossovers (lead to noise, noise to lead, lead to lead, or to and from no lead).</summary>
     public IEnumerable<SizeVerdict> Changes => Sizes.Where(v => v.Measured).Zip(Sizes.Where(v => v.Measured).Skip(1), (a, b) => (a, b))
-        .Where(p => p.a.Leader != p.b.Leader).Select(p => p.b);
+        .Where(p => p.a.Said != p.b.Said).Select(p => p.b);
 
     /// <summary>True when each target leads at some size: the lead changes hands as the payload grows.</summary>
     public bool LeadChangesHands => Sizes.Any(v => v.Leader == Baseline) && Sizes.Any(v => v.Leader == Other);
@@ -27,24 +35,23 @@ public sealed record Crossover(string Endpoint, int Concurrency, string Baseline
     {
         var measured = Sizes.Where(v => v.Measured).ToList();
         if (measured.Count == 0) return $"{Endpoint}: {Other} against {Baseline}: no size measured on both";
-        var segments = new List<(string? Leader, SizeVerdict From, SizeVerdict To)>();
+        var segments = new List<(string Said, SizeVerdict From, SizeVerdict To)>();
         foreach (var v in measured)
         {
-            if (segments.Count > 0 && segments[^1].Leader == v.Leader) segments[^1] = (v.Leader, segments[^1].From, v);
-            else segments.Add((v.Leader, v, v));
+            if (segments.Count > 0 && segments[^1].Said == v.Said) segments[^1] = (v.Said, segments[^1].From, v);
+            else segments.Add((v.Said, v, v));
         }
-        static string Who(string? leader) => leader is null ? "within noise" : leader + " leads";
         if (measured.Count == 1)
-            return $"{Endpoint}: {Who(segments[0].Leader)} at {measured[0].SizeLabel}, the only size measured on both";
+            return $"{Endpoint}: {segments[0].Said} at {measured[0].SizeLabel}, the only size measured on both";
         if (segments.Count == 1)
-            return $"{Endpoint}: {Who(segments[0].Leader)} at every size ({measured[0].SizeLabel} to {measured[^1].SizeLabel})";
+            return $"{Endpoint}: {segments[0].Said} at every size ({measured[0].SizeLabel} to {measured[^1].SizeLabel})";
         var parts = segments.Select((s, i) =>
         {
             var range = s.From == s.To ? $"at {s.From.SizeLabel}"
                 : i == 0 ? $"up to {s.To.SizeLabel}"
                 : i == segments.Count - 1 ? $"from {s.From.SizeLabel}"
                 : $"from {s.From.SizeLabel} to {s.To.SizeLabel}";
-            return Who(s.Leader) + " " + range;
+            return s.Said + " " + range;
         });
         return $"{Endpoint}: " + string.Join(", ", parts);
     }
@@ -70,7 +77,7 @@ public static class Crossovers
             var sizes = group.OrderBy(v => v.SizeBytes).ToList();
             if (sizes.Count < 2) continue; // one size is a comparison, not a curve
             var perSize = sizes.Select(v => new SizeVerdict(v.SizeBytes, labels.TryGetValue(v.SizeBytes, out var l) ? l : v.SizeBytes + "B",
-                v.Leader, Measured(v))).ToList();
+                v.Leader, Measured(v), PairVerdicts.PacedBy.Select(p => p.Flag).FirstOrDefault(f => v.Reason?.StartsWith(f + " on ", StringComparison.Ordinal) == true))).ToList();
             if (perSize.Any(v => v.Measured))
                 result.Add(new Crossover(group.Key.Endpoint, group.Key.Concurrency, group.Key.Baseline, group.Key.Other, perSize));
         }
@@ -96,5 +103,5 @@ public static class Crossovers
     }
 
     public const string Explanation =
-        "A target leads at a size only where the lead rule named it (the interval of the ratio of requests/s wholly beyond the minimum effect, see the verdict); otherwise the two are within noise there. Sizes next to each other with the same verdict are joined.";
+        "A target leads at a size only where the lead rule named it (the interval of the ratio of requests/s wholly beyond the minimum effect, see the verdict); otherwise the two are within noise there, or no lead is claimed where a cell was wait-bound or starved. Sizes next to each other with the same verdict are joined.";
 }
