@@ -23,16 +23,16 @@ public sealed class BottleneckTests
 
     public BottleneckTests(Xunit.Abstractions.ITestOutputHelper output) => _output = output;
 
-    private static TargetDefinition Misbehaving(string name, string mode, int ms) =>
+    private static TargetDefinition Misbehaving(string name, string mode, int ms, params string[] options) =>
         new(name, "test double", ".NET 10", "Kestrel", "MisbehavingService", "MisbehavingService.dll", HostRuntime.DotNet, null)
         {
-            VariantArguments = new[] { mode, ms.ToString(System.Globalization.CultureInfo.InvariantCulture) },
+            VariantArguments = new[] { mode, ms.ToString(System.Globalization.CultureInfo.InvariantCulture) }.Concat(options).ToArray(),
         };
 
     private static RunResult? _run;
     private static readonly SemaphoreSlim Once = new(1, 1);
 
-    /// <summary>One run of the three targets, shared by the tests: each target's time cell at c=64.</summary>
+    /// <summary>One run of the four targets, shared by the tests: each target's time cell at c=64.</summary>
     private static async Task<RunResult> RunAsync()
     {
         await Once.WaitAsync();
@@ -52,6 +52,7 @@ public sealed class BottleneckTests
                     new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null),
                     new TargetPlan("delaying", Misbehaving("delaying", "delay", 20), null),
                     new TargetPlan("blocking", Misbehaving("blocking", "block", 100), null),
+                    new TargetPlan("blocking-minthreads", Misbehaving("blocking-minthreads", "block", 100, "--min-threads", "128"), null),
                 },
                 BaselineTarget = "kestrel",
             };
@@ -95,6 +96,17 @@ public sealed class BottleneckTests
         var verdict = Assert.Single(run.Judged(), v => v.Other == "blocking");
         Assert.Null(verdict.Leader);
         Assert.StartsWith("starved on blocking", verdict.Reason);
+    }
+
+    [Fact]
+    public async Task The_same_blocking_service_with_a_thread_pool_minimum_above_its_concurrency_is_not_starved()
+    {
+        var run = await RunAsync();
+        var cell = Cell(run, "blocking-minthreads");
+
+        Assert.DoesNotContain(CellFlags.Starved, cell.Flags);
+        Assert.Contains(CellFlags.WaitBound, cell.Flags); // it still sleeps 100 ms a request: a wait, not work
+        Assert.All(cell.Repeats, r => Assert.True(r.Counters!.ThreadPoolThreadsAtEnd >= 64, $"{r.Counters.ThreadPoolThreadsAtEnd} threads"));
     }
 
     [Fact]

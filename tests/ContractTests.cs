@@ -93,12 +93,20 @@ public sealed class ContractTests
         Assert.Equal(expected, ServiceOptions.Parse(args, out _)!.TcpNoDelay);
 
     [Theory]
+    [InlineData(new string[0], null)]
+    [InlineData(new[] { "--min-threads", "256" }, 256)]
+    public void Service_options_leave_the_thread_pool_minimum_alone_unless_asked(string[] args, int? expected) =>
+        Assert.Equal(expected, ServiceOptions.Parse(args, out _)!.MinThreads);
+
+    [Theory]
     [InlineData("--port", "0")]
     [InlineData("--port", "x")]
     [InlineData("--address", "localhost")]
     [InlineData("--max-body-bytes", "-5")]
     [InlineData("--tcp-nodelay", "yes")]
     [InlineData("--tcp-nodelay", "")]
+    [InlineData("--min-threads", "0")]
+    [InlineData("--min-threads", "many")]
     [InlineData("--verbose", "")]
     public void Service_options_refuse_bad_values_with_a_message(string name, string value)
     {

@@ -9,7 +9,9 @@ namespace Comparator.Contracts
     /// otherwise), <c>--server-header</c> (send a Server header; off by default),
     /// <c>--max-body-bytes N</c> (default 16 MiB; 413 above it), <c>--tcp-nodelay on|off</c> (default
     /// on: answers leave without Nagle's delay, as Kestrel's do by default; off keeps the host's stock
-    /// socket behaviour).
+    /// socket behaviour), <c>--min-threads N</c> (raise the thread pool's minimum of worker threads to N,
+    /// so up to N blocked threads are replaced at once rather than one every half second; unset by
+    /// default: only a named variant passes it, never every target).
     /// </summary>
     public sealed class ServiceOptions
     {
@@ -18,10 +20,12 @@ namespace Comparator.Contracts
         public bool ServerHeader { get; private set; }
         public long MaxBodyBytes { get; private set; } = ServiceLimits.DefaultMaxBodyBytes;
         public bool TcpNoDelay { get; private set; } = true;
+        /// <summary>The thread pool's minimum of worker threads the service sets at start, or null: the runtime's default.</summary>
+        public int? MinThreads { get; private set; }
 
         public string BaseUrl => "http://" + (Address.Contains(":") ? "[" + Address + "]" : Address) + ":" + Port.ToString(CultureInfo.InvariantCulture);
 
-        public const string Usage = "options: --port N (1-65535) --address IP (default 127.0.0.1) --server-header --max-body-bytes N --tcp-nodelay on|off";
+        public const string Usage = "options: --port N (1-65535) --address IP (default 127.0.0.1) --server-header --max-body-bytes N --tcp-nodelay on|off --min-threads N";
 
         /// <summary>Parses the arguments; on error returns null and a one-line message.</summary>
         public static ServiceOptions? Parse(string[] args, out string error)
@@ -59,12 +63,25 @@ namespace Comparator.Contracts
                         { error = "--tcp-nodelay needs on or off"; return null; }
                         o.TcpNoDelay = value == "on";
                         break;
+                    case "--min-threads":
+                        if (!int.TryParse(Next(), NumberStyles.None, CultureInfo.InvariantCulture, out var min) || min < 1 || min > 32767)
+                        { error = "--min-threads needs a number of threads from 1 to 32767"; return null; }
+                        o.MinThreads = min;
+                        break;
                     default:
                         error = "unknown option '" + a + "'; " + Usage;
                         return null;
                 }
             }
             return o;
+        }
+
+        /// <summary>Applies --min-threads, keeping the I/O completion minimum; false when the runtime refused it (above its maximum).</summary>
+        public bool ApplyMinThreads()
+        {
+            if (MinThreads is not int min) return true;
+            System.Threading.ThreadPool.GetMinThreads(out _, out var io);
+            return System.Threading.ThreadPool.SetMinThreads(min, io);
         }
     }
 }

@@ -38,6 +38,11 @@ public static class KestrelServiceHost
             Console.Error.WriteLine(serviceName + ": " + error);
             return ServiceExitCodes.BadArguments;
         }
+        if (!options.ApplyMinThreads())
+        {
+            Console.Error.WriteLine(serviceName + ": --min-threads " + options.MinThreads + " is above the thread pool's maximum");
+            return ServiceExitCodes.BadArguments;
+        }
 
         // The empty builder: no configuration files, no default middleware, nothing a stack did not ask for.
         var builder = WebApplication.CreateEmptyBuilder(new WebApplicationOptions());

@@ -21,6 +21,11 @@ namespace Comparator.ListenerHosting
                 Console.Error.WriteLine(serviceName + ": " + error);
                 return ServiceExitCodes.BadArguments;
             }
+            if (!options.ApplyMinThreads())
+            {
+                Console.Error.WriteLine(serviceName + ": --min-threads " + options.MinThreads + " is above the thread pool's maximum");
+                return ServiceExitCodes.BadArguments;
+            }
 
             using (var stopRequested = new ManualResetEventSlim())
             using (StopSignals.Register(stopRequested.Set))
