@@ -18,7 +18,7 @@ public static class CellBounds
         "wait (the cores the cell could use, min(concurrency, cores), were less than half busy: a wait set the pace, not computation), " +
         "server (the server's work set the pace), unknown (no server CPU: an external target). In flight: concurrency ÷ req/s (Little's law), " +
         "against the CPU each request cost the server and the driver together. Pool threads, queue, GCs, time in GC, allocation and lock contentions " +
-        "are the .NET runtime's own counters (EventPipe, one sample a second); starved marks a window whose pool kept work queued while adding threads.";
+        "are the .NET runtime's own counters (EventPipe, one sample a second); starved marks a window whose pool kept work queued while adding threads or while the cores stood idle.";
 
     public static TextTable? Build(RunResult run)
     {

@@ -50,14 +50,22 @@ public static class CellFlags
         Failed => "failed requests are out of req/s and latency; see failureSamples in results.json",
         WaitBound => "wait-bound cells kept the cores they could use less than half busy while each request stayed in flight far longer than its CPU cost " +
                      "(Little's law: concurrency ÷ req/s): a timer, a delayed ACK, a lock or a blocked pool set the pace, not the framework's work; no lead is claimed there (see \"What bounded each cell\")",
-        Starved => "starved cells had work queued on the .NET thread pool while it was adding threads: blocking calls held the pool's threads, so req/s and latency " +
-                   "measure the pool's thread injection; no lead is claimed there (see the runtime counters)",
+        Starved => "starved cells had work queued on the .NET thread pool while it was adding threads or while the cores stood idle: blocking calls held the pool's threads, " +
+                   "so req/s and latency measure the pool, not the framework's work; no lead is claimed there (see the runtime counters)",
         _ => null,
     };
 
-    /// <summary>A window of a .NET target whose thread pool kept work queued (at least a core's worth) while it injected threads.</summary>
-    public static bool IsStarved(RuntimeCounters c, int logicalCores) =>
-        c.ThreadsInjected >= StarvedInjectedThreads && c.ThreadPoolQueueLengthMedian >= logicalCores;
+    /// <summary>
+    /// A window of a .NET target whose thread pool kept work queued (a core's worth or more, median
+    /// sample) while it was adding threads, or while the cores stood mostly idle: work waiting for a
+    /// thread that no core is busy with means the pool's threads are blocked. A queue on busy cores
+    /// with a steady pool is saturation, not starvation. (The pool does not always inject: when blocked
+    /// threads still finish items now and then, its starvation check sees progress and waits.)
+    /// </summary>
+    public static bool IsStarved(Measurement window, int concurrency, int logicalCores) =>
+        window.Counters is { } c && c.ThreadPoolQueueLengthMedian >= logicalCores &&
+        (c.ThreadsInjected >= StarvedInjectedThreads ||
+         BottleneckRule.Of(new[] { window }, concurrency, logicalCores, Array.Empty<string>()) is { Kind: CellBottleneck.Wait });
 
     public static IReadOnlyList<string> For(IReadOnlyList<Measurement> repeats, int concurrency, int logicalCores, double precision = NoisyCv)
     {
@@ -69,7 +77,7 @@ public static class CellFlags
         if (Spread.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()) > precision) flags.Add(Noisy);
         if (repeats.Count > 0 && repeats.All(r => r.ServerCpuSeconds is null)) flags.Add(NoServerCpu);
         if (BottleneckRule.Of(repeats, concurrency, logicalCores, flags) is { Kind: CellBottleneck.Wait }) flags.Add(WaitBound);
-        if (repeats.Any(r => r.Counters is { } c && IsStarved(c, logicalCores))) flags.Add(Starved);
+        if (repeats.Any(r => IsStarved(r, concurrency, logicalCores))) flags.Add(Starved);
         return flags;
     }
 }
