@@ -19,6 +19,11 @@ public static class Program
             Console.Error.WriteLine("error: " + e.Message);
             return ExitCodes.BadArguments;
         }
+        catch (Scenarios.ScenarioException e)
+        {
+            Console.Error.WriteLine("error: " + e.Message);
+            return ExitCodes.BadArguments;
+        }
         catch (IncomparableException e)
         {
             Console.Error.WriteLine("error: " + e.Message);

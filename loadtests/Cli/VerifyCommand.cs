@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.CommandLine;
 using System.Linq;
 using System.Threading.Tasks;
+using Comparator.Scenarios;
 using Comparator.Targets;
 using Comparator.Verification;
 
@@ -22,6 +23,7 @@ public static class VerifyCommand
         {
             CommandLine.Many("--targets", "all|NAME", "Targets to start and verify, by name. Default: all that run here (none when only --target is given)."),
             CommandLine.Many("--target", "NAME=URL", "A service already running at http://HOST:PORT, verified as it is, after the --targets ones."),
+            CommandLine.One("--scenario", "FILE", "A scenario file (scenarios/*.json): ask every operation once of every target and check its answer by the file's rules, instead of the contract's endpoints."),
         };
         verify.SetAction(parse => RunAsync(new ArgumentReader(parse)));
         return verify;
@@ -29,6 +31,7 @@ public static class VerifyCommand
 
     public static async Task<int> RunAsync(ArgumentReader options)
     {
+        if (options.Value("--scenario") is string scenarioFile) return await ScenarioAsync(options, scenarioFile);
         var checks = new List<Check>();
         var failures = new List<string>();
         var external = options.Values("--target").Select(ExternalTarget.Parse).ToList();
@@ -62,6 +65,50 @@ public static class VerifyCommand
         var passed = checks.Count > 0 && checks.All(c => c.Passed) && failures.All(f => f.Contains("not verified"));
         Console.WriteLine(passed ? $"verify: all {checks.Count} checks passed" : $"verify: {checks.Count(c => !c.Passed)} of {checks.Count} checks failed");
         return passed ? ExitCodes.Success : ExitCodes.Failed;
+    }
+
+    /// <summary>verify --scenario: the file is read and checked against the targets before any is started.</summary>
+    private static async Task<int> ScenarioAsync(ArgumentReader options, string file)
+    {
+        var layout = BuildLayout.Discover();
+        var scenario = ScenarioParser.Load(file, layout.PayloadDirectory);
+        var external = options.Values("--target").Select(ExternalTarget.Parse).ToList();
+        var targets = new List<TargetDefinition>();
+        if (options.Value("--targets") is not null || external.Count == 0)
+        {
+            targets.AddRange(TargetCatalog.Resolve(options.Value("--targets"), out var error));
+            if (error.Length > 0) throw new UsageException("verify: " + error);
+        }
+        ScenarioParser.CheckTargets(scenario, targets.Select(t => t.Name).Concat(external.Select(x => x.Name)).ToList());
+
+        var launcher = new TargetLauncher(layout);
+        var running = new List<RunningTarget>();
+        try
+        {
+            var endpoints = new List<(string Name, Uri BaseUrl)>();
+            foreach (var target in targets)
+            {
+                var started = await launcher.StartAsync(target, ServiceSwitches.Default);
+                running.Add(started);
+                endpoints.Add((target.Name, started.BaseUrl));
+            }
+            endpoints.AddRange(external);
+            var answers = await ScenarioVerifier.VerifyAsync(scenario, endpoints);
+
+            Console.WriteLine($"{"operation",-18} {"target",-16} {"result",-6} {"status",6} {"body B",8}  head / detail");
+            foreach (var a in answers)
+                Console.WriteLine($"{a.Operation,-18} {a.Target,-16} {(a.Problem is null ? "pass" : "FAIL"),-6} {a.Status?.ToString() ?? "-",6} {a.BodyBytes,8}  {a.Method} {a.Url}: {a.Head}" +
+                                  (a.Problem is null ? "" : Environment.NewLine + new string(' ', 58) + a.Problem));
+            var failed = answers.Where(a => a.Problem is not null).ToList();
+            Console.WriteLine(failed.Count == 0
+                ? $"verify: all {answers.Count} answers of {scenario.Operations.Count} operation(s) passed"
+                : $"verify: {failed.Count} of {answers.Count} answers failed; first: {failed[0].Operation} on {failed[0].Target}: {failed[0].Problem}");
+            return failed.Count == 0 ? ExitCodes.Success : ExitCodes.Failed;
+        }
+        finally
+        {
+            foreach (var r in running) await r.DisposeAsync();
+        }
     }
 
     private static void Print(IReadOnlyList<Check> checks)

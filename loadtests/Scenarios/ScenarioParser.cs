@@ -1,0 +1,192 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using System.Text.RegularExpressions;
+
+namespace Comparator.Scenarios;
+
+/// <summary>
+/// Reads a scenario file. JSON, because System.Text.Json is in the box, reports the line and the
+/// path of a syntax or shape error, and can refuse unknown fields; YAML would need a package this
+/// project's source does not hold. Every error is one line: the file, the line where the parser
+/// gives one, the field (as a JSON path) and what was expected.
+/// </summary>
+public static class ScenarioParser
+{
+    private static readonly JsonSerializerOptions Options = new()
+    {
+        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        UnmappedMemberHandling = JsonUnmappedMemberHandling.Disallow,
+        ReadCommentHandling = JsonCommentHandling.Skip,
+        AllowTrailingCommas = true,
+    };
+
+    private static readonly Regex Token = new("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", RegexOptions.Compiled);
+
+    /// <param name="payloadDirectory">where a body named "payloads/..." is read from (the repository's payloads/)</param>
+    public static Scenario Load(string file, string payloadDirectory)
+    {
+        string text;
+        try { text = File.ReadAllText(file); }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        { throw new ScenarioException($"scenario {file}: cannot read it: {e.Message}"); }
+        return Parse(text, file, payloadDirectory);
+    }
+
+    public static Scenario Parse(string json, string file, string payloadDirectory)
+    {
+        FileDto? dto;
+        try { dto = JsonSerializer.Deserialize<FileDto>(json, Options); }
+        catch (JsonException e) { throw new ScenarioException($"scenario {file}{Line(e)}: {Field(e.Path)}{Explain(e)}"); }
+        if (dto?.Operations is not { Count: > 0 } operations)
+            throw new ScenarioException($"scenario {file}: $.operations: expected a list of one or more operations");
+
+        var baseDirectory = Path.GetDirectoryName(Path.GetFullPath(file)) ?? ".";
+        var names = new HashSet<string>(StringComparer.Ordinal);
+        var result = new List<Operation>();
+        for (var i = 0; i < operations.Count; i++)
+        {
+            var at = $"$.operations[{i}]";
+            var op = operations[i] ?? throw Error(file, at, "expected an operation object");
+            if (string.IsNullOrWhiteSpace(op.Name) || !Token.IsMatch(op.Name))
+                throw Error(file, at + ".name", "expected a name of letters, digits and -_. (it names the cell in every report)");
+            if (!names.Add(op.Name)) throw Error(file, at + ".name", $"duplicate operation name '{op.Name}'");
+            if (op.Request is null && op.Targets is not { Count: > 0 })
+                throw Error(file, at, "expected \"request\" (for every target) or \"targets\" (a request per target name), or both");
+            var request = op.Request is null ? null : Request(op.Request, file, at + ".request", baseDirectory, payloadDirectory);
+            var perTarget = new Dictionary<string, ScenarioRequest>(StringComparer.Ordinal);
+            foreach (var (target, r) in op.Targets ?? new Dictionary<string, RequestDto?>())
+                perTarget[target] = Request(r ?? throw Error(file, $"{at}.targets.{target}", "expected a request object"), file, $"{at}.targets.{target}", baseDirectory, payloadDirectory);
+            result.Add(new Operation(op.Name, request, perTarget, Expect(op.Expect, file, at + ".expect")));
+        }
+        return new Scenario(file, result);
+    }
+
+    /// <summary>Checks the file against the targets of this run: every operation asks every target, and same-as names one of them.</summary>
+    public static void CheckTargets(Scenario scenario, IReadOnlyList<string> targets)
+    {
+        foreach (var op in scenario.Operations)
+        {
+            foreach (var target in targets)
+                if (Scenario.RequestFor(op, target) is null)
+                    throw new ScenarioException($"scenario {scenario.File}: operation '{op.Name}' has no request for target '{target}': " +
+                                                "add \"request\" (for every target) or an entry under \"targets\"");
+            if (op.Expect.Body is BodyRule.SameAs same && !targets.Contains(same.Target))
+                throw new ScenarioException($"scenario {scenario.File}: operation '{op.Name}': same-as names '{same.Target}', which is not a target of this run ({string.Join(", ", targets)})");
+        }
+    }
+
+    private static ScenarioRequest Request(RequestDto r, string file, string at, string baseDirectory, string payloadDirectory)
+    {
+        var method = r.Method ?? (r.Body is null ? "GET" : "POST");
+        if (!Token.IsMatch(method)) throw Error(file, at + ".method", $"expected an HTTP method such as GET or POST, not '{method}'");
+        if (string.IsNullOrEmpty(r.Path) || r.Path[0] != '/' || !Uri.TryCreate("http://h" + r.Path, UriKind.Absolute, out var uri) || uri.PathAndQuery.Length == 0)
+            throw Error(file, at + ".path", $"expected a path with an optional query, starting with '/', not '{r.Path}'");
+        var headers = new List<KeyValuePair<string, string>>();
+        foreach (var (name, value) in r.Headers ?? new Dictionary<string, string>())
+        {
+            if (!Token.IsMatch(name)) throw Error(file, $"{at}.headers", $"'{name}' is not a header name");
+            if (value is null || value.IndexOfAny(new[] { '\r', '\n' }) >= 0) throw Error(file, $"{at}.headers.{name}", "expected a one-line text value");
+            headers.Add(new(name, value));
+        }
+        byte[]? body = null;
+        string? bodyFile = null;
+        if (r.Body is not null)
+        {
+            bodyFile = r.Body.StartsWith("payloads/", StringComparison.Ordinal)
+                ? Path.Combine(payloadDirectory, r.Body["payloads/".Length..])
+                : Path.GetFullPath(Path.Combine(baseDirectory, r.Body));
+            if (!File.Exists(bodyFile)) throw Error(file, at + ".body", $"no body file at {bodyFile} (a path relative to the scenario file, or payloads/NAME)");
+            body = File.ReadAllBytes(bodyFile);
+        }
+        return new ScenarioRequest(method, r.Path, headers, body, bodyFile is null ? null : r.Body);
+    }
+
+    private static Expectation Expect(ExpectDto? e, string file, string at)
+    {
+        var status = new List<int>();
+        if (e?.Status is JsonElement s)
+        {
+            var values = s.ValueKind == JsonValueKind.Array ? s.EnumerateArray().ToList() : new List<JsonElement> { s };
+            foreach (var v in values)
+            {
+                if (v.ValueKind != JsonValueKind.Number || !v.TryGetInt32(out var code) || code < 100 || code > 599)
+                    throw Error(file, at + ".status", $"expected a status code from 100 to 599 or a list of them, not {v.GetRawText()}");
+                status.Add(code);
+            }
+        }
+        return new Expectation(status, e?.Body is null ? null : Rule(e.Body, file, at + ".body"));
+    }
+
+    private static BodyRule Rule(BodyRuleDto b, string file, string at)
+    {
+        var given = new List<BodyRule>();
+        if (b.Exact is not null) given.Add(new BodyRule.Exact(Encoding.UTF8.GetBytes(b.Exact)));
+        if (b.JsonEqual is JsonElement j) given.Add(new BodyRule.JsonEqual(j.GetRawText()));
+        if (b.SameAs is not null) given.Add(new BodyRule.SameAs(b.SameAs));
+        if (b.Contains is not null) given.Add(new BodyRule.Contains(b.Contains));
+        if (b.Regex is not null)
+        {
+            try { given.Add(new BodyRule.Matches(new Regex(b.Regex, RegexOptions.CultureInvariant, TimeSpan.FromSeconds(1)))); }
+            catch (ArgumentException e) { throw Error(file, at + ".regex", "expected a .NET regular expression: " + e.Message); }
+        }
+        if (given.Count != 1) throw Error(file, at, "expected exactly one of exact, json-equal, same-as, contains, regex");
+        return given[0];
+    }
+
+    private static ScenarioException Error(string file, string at, string what) => new($"scenario {file}: {at}: {what}");
+
+    private static string Line(JsonException e) => e.LineNumber is long l ? $" line {l + 1}" : "";
+
+    private static string Field(string? path) => string.IsNullOrEmpty(path) ? "" : path + ": ";
+
+    /// <summary>The parser's reason, in the file's terms rather than this program's types.</summary>
+    private static string Explain(JsonException e)
+    {
+        var m = Regex.Match(e.Message, "The JSON property '([^']*)' could not be mapped");
+        if (m.Success) return $"unknown field '{m.Groups[1].Value}' (fields: operations; name, request, targets, expect; method, path, headers, body; status, body: exact, json-equal, same-as, contains, regex)";
+        if (e.Message.Contains("could not be converted", StringComparison.Ordinal)) return "a value of the wrong kind here (text, number, list or object)";
+        var first = e.Message.Split(new[] { " Path:", " LineNumber:" }, StringSplitOptions.None)[0];
+        return first.TrimEnd('.');
+    }
+
+    private sealed class FileDto
+    {
+        public List<OperationDto?>? Operations { get; set; }
+    }
+
+    private sealed class OperationDto
+    {
+        public string? Name { get; set; }
+        public RequestDto? Request { get; set; }
+        public Dictionary<string, RequestDto?>? Targets { get; set; }
+        public ExpectDto? Expect { get; set; }
+    }
+
+    private sealed class RequestDto
+    {
+        public string? Method { get; set; }
+        public string? Path { get; set; }
+        public Dictionary<string, string>? Headers { get; set; }
+        public string? Body { get; set; }
+    }
+
+    private sealed class ExpectDto
+    {
+        public JsonElement? Status { get; set; }
+        public BodyRuleDto? Body { get; set; }
+    }
+
+    private sealed class BodyRuleDto
+    {
+        public string? Exact { get; set; }
+        [JsonPropertyName("json-equal")] public JsonElement? JsonEqual { get; set; }
+        [JsonPropertyName("same-as")] public string? SameAs { get; set; }
+        public string? Contains { get; set; }
+        public string? Regex { get; set; }
+    }
+}
