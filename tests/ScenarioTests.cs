@@ -144,4 +144,23 @@ public sealed class ScenarioTests : IDisposable
         Assert.Equal($"error: scenario {bad}: operation 'a' has no request for target 'kestrel': add \"request\" (for every target) or an entry under \"targets\"", stderr.Trim());
         Assert.Empty(stdout);
     }
+
+    [Fact]
+    public async Task Verify_scenario_catches_a_doctored_answer_with_the_first_difference_of_the_bodies()
+    {
+        var doctored = new Comparator.Targets.TargetDefinition("doctored", "test double", ".NET 10", "Kestrel", "MisbehavingService", "MisbehavingService.dll",
+            Comparator.Targets.HostRuntime.DotNet, null) { VariantArguments = new[] { "doctor", "0" } };
+        await using var running = await new Comparator.Targets.TargetLauncher(Comparator.Targets.BuildLayout.Discover())
+            .StartAsync(doctored, Comparator.Targets.ServiceSwitches.Default);
+        var file = Path.Combine(_dir.FullName, "json.json");
+        File.WriteAllText(file, """{ "operations": [ { "name": "json", "request": { "path": "/api/json?items=3" }, "expect": { "body": { "same-as": "kestrel" } } } ] }""");
+
+        var (exit, stdout, _) = await ComparatorProcess.RunAsync("verify", "--scenario", file, "--targets", "kestrel", "--target", $"doctored={running.BaseUrl}");
+
+        Assert.Equal(1, exit);
+        Assert.Contains("json               kestrel          pass", stdout);
+        Assert.Contains("json               doctored         FAIL", stdout);
+        Assert.Contains("first: json on doctored: body differs from kestrel's: at byte", stdout);
+        Assert.Contains("(doctored)", stdout);
+    }
 }

@@ -37,8 +37,9 @@ public static class RunCommand
         {
             CommandLine.Many("--targets", "all|NAME", "Targets the comparator starts, by name (see `comparator targets`); all: every target that runs here. " +
                 "Default: the WCF/Web API pair, or every target that runs here when no pair can."),
-            CommandLine.Many("--target", "NAME=URL", "A service already running at http://HOST:PORT, measured as it is, next to the --targets ones " +
-                "(no server CPU for it). Alone, only these are measured."),
+            CommandLine.Many("--target", "NAME=URL", "A service already running at http://HOST:PORT, measured as it is, next to the --targets ones. " +
+                "Alone, only these are measured. On loopback, the process listening on its port is found and its CPU read like a started target's."),
+            CommandLine.Many("--target-pid", "NAME=PID", "The process of a --target service, for its CPU and memory figures (when it is not found by its port)."),
             CommandLine.Many("--endpoints", "NAME", "Endpoints to measure: time, json, echo-post, echo-put. Default: all four."),
             CommandLine.Many("--sizes", "SIZE|FILE", $"Request body sizes of the echo endpoints: 0, 500, 4KB, 1MB (binary units), or a file in payloads/; " +
                 $"sweep: 64B to 4MB in x4 steps. Default: {RunOptionsParser.DefaultSizes}."),

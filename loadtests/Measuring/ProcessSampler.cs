@@ -13,6 +13,14 @@ public static class ProcessSampler
     private const double TicksPerSecond = 100.0;
 
     /// <summary>User+system CPU seconds of the process so far (stat fields 14 and 15), or null if it cannot be read.</summary>
+    /// <summary>Whether a process of that id is running here (Linux: /proc; elsewhere: the OS's process table).</summary>
+    public static bool Exists(int pid)
+    {
+        if (OperatingSystem.IsLinux()) return System.IO.Directory.Exists($"/proc/{pid}");
+        try { using var p = System.Diagnostics.Process.GetProcessById(pid); return !p.HasExited; }
+        catch (ArgumentException) { return false; }
+    }
+
     public static double? CpuSeconds(int pid) => StatSeconds($"/proc/{pid}/stat", 14, 15);
 
     /// <summary>User+system CPU seconds of this process's children that have exited and been reaped (fields 16 and 17).</summary>

@@ -11,7 +11,8 @@ namespace Comparator.Running;
 public sealed record Payload(PayloadSpec Spec, byte[] Bytes);
 
 /// <summary>Where a target comes from: started by us from the catalogue, or already running at a URL.</summary>
-public sealed record TargetPlan(string Name, TargetDefinition? Definition, Uri? ExternalUrl)
+/// <param name="ExternalPid">the process of an external service whose CPU is read (given, or found listening on its loopback port), or null</param>
+public sealed record TargetPlan(string Name, TargetDefinition? Definition, Uri? ExternalUrl, int? ExternalPid = null)
 {
     public bool IsExternal => ExternalUrl is not null;
 }

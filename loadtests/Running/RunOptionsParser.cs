@@ -147,6 +147,25 @@ public static class RunOptionsParser
     /// The targets we start (--targets, or the default when neither option is given) and then the
     /// services already running (every --target NAME=URL), measured side by side.
     /// </summary>
+    /// <summary>--target-pid NAME=PID: each names a --target and a process that exists.</summary>
+    private static Dictionary<string, int> ExternalPids(ArgumentReader a, IReadOnlyList<string> externalNames)
+    {
+        var pids = new Dictionary<string, int>();
+        foreach (var spec in a.Defines("--target-pid") ? a.Values("--target-pid") : Array.Empty<string>())
+        {
+            var eq = spec.IndexOf('=');
+            if (eq <= 0 || !int.TryParse(spec[(eq + 1)..], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var pid) || pid < 1)
+                throw new UsageException($"run: --target-pid needs NAME=PID, e.g. orders=4242, not '{spec}'");
+            var name = spec[..eq];
+            if (!externalNames.Contains(name))
+                throw new UsageException($"run: --target-pid {spec}: no --target is named '{name}'");
+            if (!Measuring.ProcessSampler.Exists(pid))
+                throw new UsageException($"run: --target-pid {spec}: no process {pid} on this machine");
+            pids[name] = pid;
+        }
+        return pids;
+    }
+
     private static (List<TargetPlan>, List<TargetDefinition>) Targets(ArgumentReader a)
     {
         var external = (a.Defines("--target") ? a.Values("--target") : Array.Empty<string>()).Select(ExternalTarget.Parse).Select(t => new TargetPlan(t.Name, null, t.BaseUrl)).ToList();
@@ -162,11 +181,12 @@ public static class RunOptionsParser
             plans.AddRange(resolved.Select(t => new TargetPlan(t.Name, t, null)));
             if (builtList is null) unavailable.AddRange(TargetCatalog.All.Where(t => !t.IsAvailable));
         }
+        var pids = ExternalPids(a, external.Select(t => t.Name).ToList());
         foreach (var t in external)
         {
             if (plans.Any(p => p.Name == t.Name))
                 throw new UsageException($"run: two targets are named '{t.Name}'; give each --target NAME=URL a name of its own");
-            plans.Add(t);
+            plans.Add(t with { ExternalPid = pids.TryGetValue(t.Name, out var pid) ? pid : t.ExternalUrl!.IsLoopback ? Measuring.ListeningProcess.Find(t.ExternalUrl.Port) : null });
         }
         return (plans, unavailable);
     }

@@ -151,7 +151,7 @@ public sealed class RunOrchestrator
                 (total - done + participants.Count) * perCell);
             var names = participants.Select(p => p.Target.Plan.Name).ToList();
             var repeats = await new CellMeasurer(driver, _options).MeasureInterleavedAsync(
-                participants.Select(p => (p.Request, p.Target.Running?.ProcessId)).ToList(), concurrency, cancellationToken, cold,
+                participants.Select(p => (p.Request, p.Target.Running?.ProcessId ?? p.Target.Plan.ExternalPid)).ToList(), concurrency, cancellationToken, cold,
                 // A round's CV within the launch only means something when the launch has several rounds.
                 _options.Repeats.MaxRepeat < 2 ? null : rounds => _progress.RoundFinished(label, rounds[0].Count, string.Join(", ", rounds.Select((r, i) =>
                     string.Create(CultureInfo.InvariantCulture, $"{names[i]} cv {100 * Spread.CoefficientOfVariation(r.Select(m => m.RequestsPerSecond).ToList()):0.0}%")))));
@@ -284,7 +284,8 @@ public sealed class RunOrchestrator
 
     private static TargetInfo Info(TargetPlan plan, string? baseUrl, string? notMeasured) => plan.Definition is TargetDefinition d
         ? new TargetInfo(plan.Name, d.Stack, d.Runtime, d.Server, baseUrl, false, notMeasured is null, notMeasured)
-        : new TargetInfo(plan.Name, $"external service at {baseUrl}", "unknown", "unknown", baseUrl, true, notMeasured is null, notMeasured);
+        : new TargetInfo(plan.Name, $"external service at {baseUrl}" + (plan.ExternalPid is int pid ? $" (process {pid}: its CPU and memory are read)" : ""),
+            "unknown", "unknown", baseUrl, true, notMeasured is null, notMeasured);
 
     private string Outcome(IReadOnlyList<Measurement> repeats, int concurrency)
     {

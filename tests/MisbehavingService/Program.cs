@@ -1,5 +1,7 @@
 using System;
 using System.Linq;
+using System.Text;
+using Comparator.Contracts;
 using System.Threading;
 using System.Threading.Tasks;
 using Comparator.KestrelHosting;
@@ -9,27 +11,37 @@ using Microsoft.AspNetCore.Builder;
 namespace Comparator.MisbehavingService;
 
 /// <summary>
-/// `MisbehavingService delay|block MS [service options]`: answers the contract like KestrelService,
-/// each request first waiting MS milliseconds, asynchronously (delay: nothing busy, a timer sets
-/// the pace) or by blocking the thread-pool thread it runs on (block: the pool runs out of threads
-/// and injects more, slowly, as sync-over-async or synchronous I/O makes it do).
+/// `MisbehavingService delay|block|doctor MS [service options]`: answers the contract like
+/// KestrelService, each request first waiting MS milliseconds, asynchronously (delay: nothing busy,
+/// a timer sets the pace) or by blocking the thread-pool thread it runs on (block: the pool runs out
+/// of threads and injects more, slowly, as sync-over-async or synchronous I/O makes it do); doctor
+/// answers /api/json with its second item renamed, a deliberately different answer for the
+/// answer-equivalence checks.
 /// </summary>
 public static class Program
 {
     public static Task<int> Main(string[] args)
     {
-        if (args.Length < 2 || args[0] is not ("delay" or "block") || !int.TryParse(args[1], out var ms) || ms < 0)
+        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor") || !int.TryParse(args[1], out var ms) || ms < 0)
         {
-            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block MS [--port N ...]");
+            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|doctor MS [--port N ...]");
             return Task.FromResult(2);
         }
         var block = args[0] == "block";
+        var doctor = args[0] == "doctor";
         return KestrelServiceHost.RunAsync("MisbehavingService", args.Skip(2).ToArray(), _ => { }, app =>
         {
             app.Use(async (context, next) =>
             {
                 if (block) Thread.Sleep(ms);
                 else await Task.Delay(ms);
+                if (doctor && context.Request.Path == Routes.Json)
+                {
+                    var items = JsonSample.Create(3);
+                    items[1].Name += " (doctored)";
+                    await ContractBodies.WriteBufferedAsync(context.Response, ContentTypes.Json, Encoding.UTF8.GetBytes(JsonSample.Serialize(items)));
+                    return;
+                }
                 await next(context);
             });
             app.Run(ContractHandler.HandleAsync);
