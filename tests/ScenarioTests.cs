@@ -78,12 +78,50 @@ public sealed class ScenarioTests : IDisposable
     [InlineData("""{ "operations": [ { "name": "a", "request": { "path": "/x" }, "expect": { "body": { "regex": "(" } } } ] }""", "expected a .NET regular expression")]
     [InlineData("""{ "operations": [ { "name": "a", "request": { "path": 5 } } ] }""", "line 1")]
     [InlineData("""{ "operations": [ { "name": "a", """, "line 1")]
+    [InlineData("""{ "operations": [ { "name": "a", "request": { "path": "/x", "body": "payloads/{size}.json" } } ] }""", "$.operations[0].request.body: the path has {size} but the operation gives no \"sizes\"")]
+    [InlineData("""{ "operations": [ { "name": "a", "request": { "path": "/x", "body": "payloads/order.json" }, "sizes": ["1KB"] } ] }""", "$.operations[0].sizes: sizes are given but no body path has {size}")]
+    [InlineData("""{ "operations": [ { "name": "a", "request": { "path": "/x", "body": "payloads/{size}.json" }, "sizes": ["big"] } ] }""", "$.operations[0].sizes: expected sizes such as 500B")]
+    [InlineData("""{ "operations": [ { "name": "a", "request": { "path": "/x", "body": "payloads/{size}.json" }, "sizes": ["1KB", "1024"] } ] }""", "size '1024' is given twice")]
+    [InlineData("""{ "operations": [ { "name": "a", "request": { "path": "/x", "expect": { "status": "ok" } } } ] }""", "$.operations[0].request.expect.status: expected a status code")]
     public void A_bad_file_gets_one_line_naming_the_file_and_the_field(string json, string expected)
     {
         var message = Refused(json);
         Assert.StartsWith("scenario " + Path.Combine(_dir.FullName, "s.json"), message);
         Assert.Contains(expected, message);
         Assert.DoesNotContain("\n", message);
+    }
+
+    [Fact]
+    public void Sizes_make_one_operation_per_size_each_with_its_own_body_file()
+    {
+        File.WriteAllText(Path.Combine(_payloads, "order-1KB.json"), new string('a', 1024));
+        File.WriteAllText(Path.Combine(_payloads, "order-4KB.json"), new string('b', 4096));
+
+        var scenario = Parse("""{ "operations": [ { "name": "create", "sizes": ["1KB", "4KB"], "request": { "method": "PUT", "path": "/o", "body": "payloads/order-{size}.json" } } ] }""");
+
+        Assert.Equal(new[] { "create 1KB", "create 4KB" }, scenario.Operations.Select(o => o.Label));
+        Assert.Equal(new long[] { 1024, 4096 }, scenario.Operations.Select(o => o.Size!.Bytes));
+        Assert.Equal(new[] { 1024, 4096 }, scenario.Operations.Select(o => Scenario.RequestFor(o, "any")!.Body!.Length));
+        Assert.Equal("payloads/order-4KB.json", Scenario.RequestFor(scenario.Operations[1], "any")!.BodyFile);
+        // A body without a type goes out as bytes, alike from every driver.
+        Assert.Contains(new System.Collections.Generic.KeyValuePair<string, string>("Content-Type", "application/octet-stream"), Scenario.RequestFor(scenario.Operations[0], "any")!.Headers);
+    }
+
+    [Fact]
+    public void A_target_may_have_its_own_rule_for_a_correct_answer()
+    {
+        var scenario = Parse("""
+            { "operations": [ { "name": "echo",
+                "request": { "method": "POST", "path": "/api/echo", "body": "payloads/order.json" },
+                "targets": { "soap": { "method": "POST", "path": "/soap", "body": "local.xml", "expect": { "status": 200, "body": { "contains": "<EchoResult>" } } } },
+                "expect": { "status": 200, "body": { "exact": "{\"id\":42}" } } } ] }
+            """);
+        var echo = scenario.Operations[0];
+
+        Assert.IsType<BodyRule.Contains>(Scenario.ExpectFor(echo, "soap").Body);
+        Assert.IsType<BodyRule.Exact>(Scenario.ExpectFor(echo, "rest").Body);
+        Assert.Null(AnswerRules.Check(Scenario.ExpectFor(echo, "soap"), 200, Encoding.UTF8.GetBytes("<s:Envelope><EchoResult>{\"id\":42}</EchoResult></s:Envelope>")));
+        Assert.NotNull(AnswerRules.Check(Scenario.ExpectFor(echo, "rest"), 200, Encoding.UTF8.GetBytes("<EchoResult>")));
     }
 
     [Fact]
@@ -128,8 +166,8 @@ public sealed class ScenarioTests : IDisposable
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("verify", "--scenario", file, "--targets", "wcf-classic,webapi-selfhost");
 
         Assert.True(exit == 0, stdout + stderr);
-        Assert.Contains("verify: all 8 answers of 4 operation(s) passed", stdout);
-        Assert.Contains("echo-put           wcf-classic      pass", stdout);
+        Assert.Contains("verify: all 16 answers of 4 operation(s) passed", stdout); // the echoes at three sizes each
+        Assert.Matches(@"echo-put 64KB +wcf-classic +pass +200 +65536", stdout);
     }
 
     [Fact]

@@ -41,6 +41,7 @@ public static class RunCommand
                 "Alone, only these are measured. On loopback, the process listening on its port is found and its CPU read like a started target's."),
             CommandLine.Many("--target-pid", "NAME=PID", "The process of a --target service, for its CPU and memory figures (when it is not found by its port)."),
             CommandLine.Many("--endpoints", "NAME", "Endpoints to measure: time, json, echo-post, echo-put. Default: all four."),
+            CommandLine.One("--scenario", "FILE", "A scenario file (scenarios/*.json): its operations, asked of each target in its own way and checked by the file's rules, are the cells instead of the contract's endpoints."),
             CommandLine.Many("--sizes", "SIZE|FILE", $"Request body sizes of the echo endpoints: 0, 500, 4KB, 1MB (binary units), or a file in payloads/; " +
                 $"sweep: 64B to 4MB in x4 steps. Default: {RunOptionsParser.DefaultSizes}."),
             CommandLine.Many("--concurrency", "N", "Requests in flight, 1 to 10000; one cell per value. Default: 100."),

@@ -101,7 +101,7 @@ public static class VerifyCommand
                                   (a.Problem is null ? "" : Environment.NewLine + new string(' ', 58) + a.Problem));
             var failed = answers.Where(a => a.Problem is not null).ToList();
             Console.WriteLine(failed.Count == 0
-                ? $"verify: all {answers.Count} answers of {scenario.Operations.Count} operation(s) passed"
+                ? $"verify: all {answers.Count} answers of {scenario.Operations.Select(o => o.Name).Distinct().Count()} operation(s) passed"
                 : $"verify: {failed.Count} of {answers.Count} answers failed; first: {failed[0].Operation} on {failed[0].Target}: {failed[0].Problem}");
             return failed.Count == 0 ? ExitCodes.Success : ExitCodes.Failed;
         }

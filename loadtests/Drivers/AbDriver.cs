@@ -32,8 +32,10 @@ public sealed class AbDriver : ILoadDriver
     public string Description =>
         "ApacheBench (Debian apache2-utils) as a child process; an HTTP/1.0 client that checks status and response length, not content";
 
-    public string? CannotMeasure(LoadRequest request, bool keepAlive) => request.Endpoint.ResponseFraming == Framing.Chunked
-        ? "ab speaks HTTP/1.0, so a streamed answer cannot come back chunked as the contract says"
+    public string? CannotMeasure(LoadRequest request, bool keepAlive) =>
+        request.AnswerChunked ? "ab speaks HTTP/1.0, so a streamed answer cannot come back chunked as the target sends it"
+        : request.Method is not ("GET" or "POST" or "PUT") ? $"ab sends GET, POST (-p) and PUT (-u) only, not {request.Method}"
+        : request.AcceptsNon2xx ? $"ab counts every non-2xx answer as a failure, and this operation expects {string.Join(" or ", request.AcceptedStatus)}"
         : null;
 
     public IDriverSession Open(LoadRequest request, int concurrency, bool keepAlive, TimeSpan requestTimeout) =>
@@ -111,7 +113,9 @@ public sealed class AbDriver : ILoadDriver
             var args = new List<string>();
             if (_keepAlive) args.Add("-k");
             args.AddRange(new[] { "-q", "-c", I(Concurrency), "-t", I(seconds), "-n", "100000000", "-s", I((int)Math.Ceiling(Timeout.TotalSeconds)), "-e", PercentileFile });
-            if (BodyFile is not null) args.AddRange(new[] { Request.Endpoint.Method == "PUT" ? "-u" : "-p", BodyFile, "-T", ContentTypes.Binary });
+            if (BodyFile is not null) args.AddRange(new[] { Request.Method == "PUT" ? "-u" : "-p", BodyFile, "-T", Request.ContentType ?? ContentTypes.Binary });
+            foreach (var (name, value) in Request.Headers)
+                if (!name.Equals("Content-Type", StringComparison.OrdinalIgnoreCase)) args.AddRange(new[] { "-H", $"{name}: {value}" });
             args.Add(Request.Url.ToString());
 
             var run = await ToolProcess.RunAsync(_driver._ab, args, _driver._cpuList, TimeSpan.FromSeconds(seconds) + Timeout + TimeSpan.FromSeconds(10), cancellationToken);

@@ -18,12 +18,9 @@ namespace Comparator.Drivers;
 internal sealed class HttpClientSession : IDriverSession
 {
     private const int MaxFailureSamples = 5;
-    private static readonly MediaTypeHeaderValue Binary = MediaTypeHeaderValue.Parse(ContentTypes.Binary);
-
     private readonly HttpClient _client;
     private readonly ByteCounters _counters;
     private readonly LoadRequest _request;
-    private readonly HttpMethod _method;
     private readonly int _concurrency;
     private readonly bool _keepAlive;
 
@@ -32,7 +29,6 @@ internal sealed class HttpClientSession : IDriverSession
         _client = client;
         _counters = counters;
         _request = request;
-        _method = new HttpMethod(request.Endpoint.Method);
         _concurrency = concurrency;
         _keepAlive = keepAlive;
     }
@@ -118,15 +114,19 @@ internal sealed class HttpClientSession : IDriverSession
     /// <summary>Sends one request and reads the whole response; returns null on success or what was wrong.</summary>
     private async Task<string?> SendOnceAsync(byte[] buffer, Tally tally, CancellationToken cancellationToken)
     {
-        using var message = new HttpRequestMessage(_method, _request.Url) { Version = HttpVersion.Version11, VersionPolicy = HttpVersionPolicy.RequestVersionExact };
-        if (_request.Body is not null)
-        {
-            message.Content = new ByteArrayContent(_request.Body);
-            message.Content.Headers.ContentType = Binary;
-        }
-        if (!_keepAlive) message.Headers.ConnectionClose = true;
-
+        using var message = RequestMessages.Build(_request.Method, _request.Url, _request.Headers, _request.Body, _keepAlive);
         using var response = await _client.SendAsync(message, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
+        var status = (int)response.StatusCode;
+        if (_request.AnswerCheck is { } check)
+        {
+            // A scenario's rule reads the whole answer (JSON equality, a regex), so it is buffered.
+            var whole = await response.Content.ReadAsByteArrayAsync(cancellationToken);
+            tally.BodyBytes += whole.LongLength;
+            var problem = check(status, whole);
+            if (problem is not null && status is < 200 or > 299) tally.Non2xx++;
+            return problem;
+        }
+
         await using var body = await response.Content.ReadAsStreamAsync(cancellationToken);
         long length = 0;
         var matches = true;
@@ -138,10 +138,10 @@ internal sealed class HttpClientSession : IDriverSession
         }
         tally.BodyBytes += length;
 
-        if ((int)response.StatusCode is < 200 or > 299)
+        if (status is < 200 or > 299)
         {
             tally.Non2xx++;
-            return "status " + (int)response.StatusCode;
+            return "status " + status;
         }
         if (_request.ExpectedLength is int expected && length != expected)
             return $"body of {length} bytes, expected {expected}";

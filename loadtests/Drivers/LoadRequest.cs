@@ -1,24 +1,66 @@
 using System;
+using System.Collections.Generic;
+using System.Linq;
 using System.Text;
 using Comparator.Contracts;
+using Comparator.Scenarios;
 
 namespace Comparator.Drivers;
 
 /// <summary>
-/// The request a cell repeats, and what every response must be to count as a success: the exact
-/// bytes where the contract fixes them (echo, json), otherwise an exact length and prefix (time).
+/// The request a cell repeats, and what every response must be to count as a success. For the
+/// contract's endpoints: a 2xx status and the exact bytes where the contract fixes them (echo, json),
+/// otherwise an exact length and prefix (time), checked as the body streams in. For a scenario's
+/// operation: the file's rule (<see cref="AnswerCheck"/>) on the status and the whole body.
 /// </summary>
-public sealed record LoadRequest(EndpointSpec Endpoint, Uri Url, byte[]? Body, byte[]? ExpectedBody, int? ExpectedLength, byte[]? ExpectedPrefix)
+/// <param name="Name">the cell's endpoint: a contract endpoint's name or a scenario operation's</param>
+/// <param name="AnswerChunked">whether a correct answer comes with Transfer-Encoding: chunked (an HTTP/1.0 client cannot ask for it)</param>
+public sealed record LoadRequest(string Name, string Method, Uri Url, IReadOnlyList<KeyValuePair<string, string>> Headers, byte[]? Body,
+    byte[]? ExpectedBody, int? ExpectedLength, byte[]? ExpectedPrefix, bool AnswerChunked)
 {
+    /// <summary>
+    /// A scenario's rule: the status and the whole body in, null when the answer is correct, else
+    /// what differs. When set, it replaces the contract's checks (any status may then be right).
+    /// </summary>
+    public Func<int, byte[], string?>? AnswerCheck { get; init; }
+
+    /// <summary>The statuses a correct answer may have; empty for any 2xx.</summary>
+    public IReadOnlyList<int> AcceptedStatus { get; init; } = Array.Empty<int>();
+
+    /// <summary>True when a correct answer may be outside 2xx (a SOAP fault, a 404 on purpose): ab and wrk count those as failures.</summary>
+    public bool AcceptsNon2xx => AcceptedStatus.Any(s => s is < 200 or > 299);
+
+    /// <summary>The Content-Type header of the request, or null.</summary>
+    public string? ContentType => Headers.FirstOrDefault(h => h.Key.Equals("Content-Type", StringComparison.OrdinalIgnoreCase)).Value;
+
     public static LoadRequest For(EndpointSpec endpoint, Uri baseUrl, byte[] payload, int jsonItems)
     {
+        var chunked = endpoint.ResponseFraming == Framing.Chunked;
         if (endpoint == Endpoints.Time)
-            return new LoadRequest(endpoint, new Uri(baseUrl, Routes.Time), null, null, TimeText.Length, Encoding.ASCII.GetBytes(TimeText.Prefix));
+            return new LoadRequest(endpoint.Name, endpoint.Method, new Uri(baseUrl, Routes.Time), NoHeaders, null, null, TimeText.Length, Encoding.ASCII.GetBytes(TimeText.Prefix), chunked);
         if (endpoint == Endpoints.Json)
         {
             var expected = Encoding.UTF8.GetBytes(JsonSample.Serialize(JsonSample.Create(jsonItems)));
-            return new LoadRequest(endpoint, new Uri(baseUrl, $"{Routes.Json}?{Routes.JsonItemsParameter}={jsonItems}"), null, expected, expected.Length, null);
+            return new LoadRequest(endpoint.Name, endpoint.Method, new Uri(baseUrl, $"{Routes.Json}?{Routes.JsonItemsParameter}={jsonItems}"), NoHeaders, null, expected, expected.Length, null, chunked);
         }
-        return new LoadRequest(endpoint, new Uri(baseUrl, endpoint.Path), payload, payload, payload.Length, null);
+        return new LoadRequest(endpoint.Name, endpoint.Method, new Uri(baseUrl, endpoint.Path), BinaryBody, payload, payload, payload.Length, null, chunked);
     }
+
+    /// <summary>
+    /// A scenario operation as one target asks it, checked by the target's rule; <paramref name="reference"/>
+    /// is the same-as target's answer to this operation in this launch's verification (null without same-as).
+    /// </summary>
+    public static LoadRequest For(Operation operation, string target, Uri baseUrl, byte[]? reference, bool answerChunked)
+    {
+        var request = Scenario.RequestFor(operation, target) ?? throw new InvalidOperationException($"operation '{operation.Name}' has no request for {target}");
+        var expect = Scenario.ExpectFor(operation, target);
+        return new LoadRequest(operation.Name, request.Method, new Uri(baseUrl, request.PathAndQuery), request.Headers, request.Body, null, null, null, answerChunked)
+        {
+            AnswerCheck = (status, body) => AnswerRules.Check(expect, status, body, reference),
+            AcceptedStatus = expect.Status,
+        };
+    }
+
+    private static readonly IReadOnlyList<KeyValuePair<string, string>> NoHeaders = Array.Empty<KeyValuePair<string, string>>();
+    private static readonly IReadOnlyList<KeyValuePair<string, string>> BinaryBody = new[] { new KeyValuePair<string, string>("Content-Type", ContentTypes.Binary) };
 }

@@ -34,7 +34,9 @@ public sealed class WrkDriver : ILoadDriver
     public string Description =>
         $"wrk (Debian) as a child process, {Threads} thread, HTTP/1.1, method and body from a Lua script; counts received bytes only and does not check bodies";
 
-    public string? CannotMeasure(LoadRequest request, bool keepAlive) => null;
+    public string? CannotMeasure(LoadRequest request, bool keepAlive) => request.AcceptsNon2xx
+        ? $"wrk counts every non-2xx answer as a failure, and this operation expects {string.Join(" or ", request.AcceptedStatus)}"
+        : null;
 
     public IDriverSession Open(LoadRequest request, int concurrency, bool keepAlive, TimeSpan requestTimeout) =>
         new Session(this, request, concurrency, keepAlive, requestTimeout);
@@ -43,11 +45,12 @@ public sealed class WrkDriver : ILoadDriver
     public static string Script(LoadRequest request, string? bodyFile, bool keepAlive)
     {
         var lua = new StringBuilder();
-        lua.AppendLine($"wrk.method = \"{request.Endpoint.Method}\"");
+        lua.AppendLine($"wrk.method = {Lua(request.Method)}");
+        foreach (var (name, value) in request.Headers)
+            lua.AppendLine($"wrk.headers[{Lua(name)}] = {Lua(value)}");
         if (bodyFile is not null)
         {
-            lua.AppendLine($"wrk.headers[\"Content-Type\"] = \"{ContentTypes.Binary}\"");
-            lua.AppendLine($"local f = assert(io.open(\"{bodyFile.Replace("\\", "\\\\").Replace("\"", "\\\"")}\", \"rb\"))");
+            lua.AppendLine($"local f = assert(io.open({Lua(bodyFile)}, \"rb\"))");
             lua.AppendLine("wrk.body = f:read(\"*all\")");
             lua.AppendLine("f:close()");
         }
@@ -55,6 +58,10 @@ public sealed class WrkDriver : ILoadDriver
         lua.AppendLine(WrkReport.DoneCallback);
         return lua.ToString();
     }
+
+    /// <summary>A Lua string literal: quotes, backslashes and control characters escaped.</summary>
+    private static string Lua(string text) =>
+        "\"" + text.Replace("\\", "\\\\").Replace("\"", "\\\"").Replace("\n", "\\n").Replace("\r", "\\r") + "\"";
 
     private sealed class Session : ToolSession
     {

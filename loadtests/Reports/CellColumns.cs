@@ -18,7 +18,7 @@ public static class CellColumns
     {
         new("target", "", "target name", c => c.Key.Target),
         new("runtime", "", "runtime the target ran on", c => c.Runtime),
-        new("endpoint", "", "contract endpoint", c => c.Key.Endpoint),
+        new("endpoint", "", "contract endpoint, or scenario operation", c => c.Key.Endpoint),
         new("size_bytes", "B", "request body size (0 for time and json)", c => c.Key.SizeBytes),
         new("concurrency", "", "concurrent closed-loop workers", c => c.Key.Concurrency),
         new("keep_alive", "", "connections reused", c => c.KeepAlive ? "true" : "false"),

@@ -72,7 +72,7 @@ public static class Crossovers
         var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
         var labels = run.Cells.Where(c => c.Key.Driver == driver).GroupBy(c => c.Key.SizeBytes).ToDictionary(g => g.Key, g => g.First().SizeLabel);
         var result = new List<Crossover>();
-        foreach (var group in verdicts.Where(v => EndpointHasBody(v.Endpoint)).GroupBy(v => (v.Endpoint, v.Concurrency, v.Baseline, v.Other)))
+        foreach (var group in verdicts.Where(v => run.Cells.HasSizes(v.Endpoint)).GroupBy(v => (v.Endpoint, v.Concurrency, v.Baseline, v.Other)))
         {
             var sizes = group.OrderBy(v => v.SizeBytes).ToList();
             if (sizes.Count < 2) continue; // one size is a comparison, not a curve
@@ -86,8 +86,6 @@ public static class Crossovers
 
     /// <summary>A size counts on the curve when both sides were measured without failures (an interval, or the reason it has none, is about noise).</summary>
     private static bool Measured(CellVerdict v) => v.Ratio is not null;
-
-    private static bool EndpointHasBody(string endpoint) => Contracts.Endpoints.Find(endpoint)?.SendsBody == true;
 
     /// <summary>The crossovers as a table: one row per endpoint and pair, with the sentence.</summary>
     public static TextTable? Table(RunResult run)

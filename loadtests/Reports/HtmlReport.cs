@@ -42,11 +42,13 @@ public static class HtmlReport
         Item("Server header", s.ServerHeader ? "on (--server-header on)" : "off");
         Item("TCP_NODELAY", SpecText.TcpNoDelay(s));
         Item("schedule", s.Schedule ?? "one target after another");
-        Item("cells", string.Create(CultureInfo.InvariantCulture,
-            $"endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => p.Label))}; json items {s.JsonItems}; concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}"));
+        Item("cells", ScenarioOperations.CellsText(s) + string.Create(CultureInfo.InvariantCulture,
+            $"; concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}"));
         Item("timing", SpecText.Timing(s) + "; each cell shows its median repeat");
         Item("baseline", s.BaselineTarget);
         html.Append("</dl>");
+        if (ScenarioOperations.Build(run) is TextTable operations)
+            html.Append("<h2>Operations</h2><p>").Append(E(ScenarioOperations.Explanation(s.Scenario!))).Append("</p>").Append(operations.ToHtml());
 
         html.Append("<h2>Targets by runtime and server</h2>").Append(Attribution.Groups(run).ToHtml());
 

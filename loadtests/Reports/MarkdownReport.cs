@@ -26,10 +26,17 @@ public static class MarkdownReport
         md.AppendLine($"- Server header: {(s.ServerHeader ? "on (--server-header on)" : "off")}");
         md.AppendLine($"- TCP_NODELAY: {SpecText.TcpNoDelay(s)}");
         md.AppendLine($"- schedule: {s.Schedule ?? "one target after another"}");
-        md.AppendLine(Invariant($"- endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => $"{p.Label} ({p.Source})"))}; json items {s.JsonItems}"));
+        md.AppendLine(s.Scenario is null
+            ? Invariant($"- endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => $"{p.Label} ({p.Source})"))}; json items {s.JsonItems}")
+            : "- " + ScenarioOperations.CellsText(s));
         md.AppendLine(Invariant($"- concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}; {SpecText.Timing(s)}; median repeat shown"));
         md.AppendLine($"- baseline for ratios: {s.BaselineTarget}; packages: {string.Join(", ", s.Machine.Packages.Select(p => p.Key + " " + p.Value))}");
         md.AppendLine();
+        if (ScenarioOperations.Build(run) is TextTable operations)
+        {
+            md.AppendLine("## Operations").AppendLine().AppendLine(ScenarioOperations.Explanation(s.Scenario!)).AppendLine();
+            md.Append(operations.ToMarkdown()).AppendLine();
+        }
         md.AppendLine("## Targets by runtime and server");
         md.AppendLine();
         md.Append(Attribution.Groups(run).ToMarkdown());

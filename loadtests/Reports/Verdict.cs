@@ -95,7 +95,7 @@ public static class Verdict
                     if (sizes.Count == 1)
                     {
                         var size = sizes[0];
-                        var at = HasSize(endpoint) ? $"{label} {size.SizeLabel}" : label;
+                        var at = cells.HasSizes(endpoint) ? $"{label} {size.SizeLabel}" : label;
                         lines.Add(new(VerdictLineKind.Endpoint, $"{at}: {SizeText(Cell(baseline, size.SizeBytes), Cell(other, size.SizeBytes))}"));
                         continue;
                     }
@@ -160,7 +160,7 @@ public static class Verdict
     private static TextTable Table(IReadOnlyList<CellVerdict> verdicts, IReadOnlyList<CellResult> cells)
     {
         var multipleConcurrency = verdicts.Select(v => v.Concurrency).Distinct().Count() > 1;
-        string Size(CellVerdict v) => HasSize(v.Endpoint)
+        string Size(CellVerdict v) => cells.HasSizes(v.Endpoint)
             ? cells.FirstOrDefault(c => c.Key.SizeBytes == v.SizeBytes)?.SizeLabel ?? v.SizeBytes.ToString(CultureInfo.InvariantCulture) + "B"
             : "-";
         string Interval(CellVerdict v) => v.RatioLow is double l && v.RatioHigh is double h ? $"{X(l)}–{X(h)}" : "none";
@@ -194,7 +194,7 @@ public static class Verdict
         foreach (var (flag, meaning) in LimitsOf(run.Spec))
         {
             var flagged = pairTargets.Select(t => (t, where: string.Join("; ", cells.Where(c => c.Key.Target == t && c.Flags.Contains(flag))
-                    .GroupBy(c => c.Key.Endpoint).Select(g => g.Key + (HasSize(g.Key) ? " " + string.Join(", ", g.OrderBy(c => c.Key.SizeBytes).Select(c => c.SizeLabel).Distinct()) : "")))))
+                    .GroupBy(c => c.Key.Endpoint).Select(g => g.Key + (cells.HasSizes(g.Key) ? " " + string.Join(", ", g.OrderBy(c => c.Key.SizeBytes).Select(c => c.SizeLabel).Distinct()) : "")))))
                 .Where(x => x.where.Length > 0).ToList();
             if (flagged.Count > 0) yield return $"{flag} ({meaning}): " + string.Join(" | ", flagged.Select(f => $"{f.t}: {f.where}"));
         }
@@ -209,7 +209,7 @@ public static class Verdict
             yield return $"not measured: {t.Name} ({t.Runtime}, {t.Server}): {t.NotMeasuredReason ?? "no reason recorded"}";
         var failed = cells.Where(c => pairTargets.Contains(c.Key.Target) && c.Summary is not null && c.FailedTotal > 0).ToList();
         if (failed.Count > 0)
-            yield return "failed requests, so no verdict there: " + string.Join("; ", failed.Select(c => $"{c.Key.Target} {c.Key.Endpoint}{(HasSize(c.Key.Endpoint) ? " " + c.SizeLabel : "")} ({c.FailedTotal.ToString(CultureInfo.InvariantCulture)})"));
+            yield return "failed requests, so no verdict there: " + string.Join("; ", failed.Select(c => $"{c.Key.Target} {c.Key.Endpoint}{(cells.HasSizes(c.Key.Endpoint) ? " " + c.SizeLabel : "")} ({c.FailedTotal.ToString(CultureInfo.InvariantCulture)})"));
         var a = run.Targets.FirstOrDefault(t => t.Name == baseline);
         if (a is null) yield break;
         foreach (var other in others)
@@ -343,7 +343,6 @@ public static class Verdict
 
     private static bool IsUnknown(string runtimeOrServer) => runtimeOrServer is "unknown" or "external" or "";
 
-    private static bool HasSize(string endpoint) => Contracts.Endpoints.Find(endpoint)?.SendsBody == true;
 
     /// <summary>The listener under a host, without how the target reaches it ("Mono HttpListener via ..." is Mono HttpListener).</summary>
     private static string Host(string server) => server.Split(" via ", 2)[0];

@@ -32,6 +32,15 @@ public sealed record CellResult(
     public CellBottleneck? Bottleneck { get; init; }
 }
 
+/// <summary>Which endpoints vary by body size: the contract's echo endpoints and a scenario's operations with sizes (their cells carry a size label).</summary>
+public static class CellSizes
+{
+    public const string NoSize = "-";
+
+    public static bool HasSizes(this IEnumerable<CellResult> cells, string endpoint) =>
+        System.Linq.Enumerable.Any(cells, c => c.Key.Endpoint == endpoint && c.SizeLabel != NoSize);
+}
+
 /// <summary>
 /// What one measured window produced. Byte counts come from the sockets (headers and chunk framing
 /// included); latency covers successful requests only; CPU figures are null where the server

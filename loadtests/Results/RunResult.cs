@@ -71,8 +71,10 @@ public sealed record RunSpec(
     int? Launches = null,
     double? Confidence = null,
     double? MinEffectPercent = null,
-    bool? TcpNoDelay = null)
+    bool? TcpNoDelay = null,
+    ScenarioSpec? Scenario = null)
 {
+    // Scenario: the scenario file whose operations were the cells (Endpoints then holds their names); null for the contract's endpoints.
     // TcpNoDelay: what --tcp-nodelay asked of every target (each target's answer is in TargetInfo); null before it existed.
     // Launches: fresh starts of every target, each measuring every cell; Confidence and
     // MinEffectPercent: the lead rule the verdicts were decided with. Null in files of schema 1.
@@ -84,6 +86,15 @@ public sealed record RunSpec(
     public const string Interleaved = "interleaved: per cell, every round runs each target in turn, in alternating order (A B C, C B A...); " +
                                       "every launch starts the targets afresh and measures them in the opposite order to the launch before";
 }
+
+/// <summary>A scenario run's operations as they were asked of each target, kept with the results so a report explains its cells.</summary>
+public sealed record ScenarioSpec(string File, IReadOnlyList<OperationSpec> Operations);
+
+/// <param name="Size">the size label of this copy of the operation, or null</param>
+public sealed record OperationSpec(string Name, string? Size, IReadOnlyList<OperationRequestSpec> Requests);
+
+/// <param name="Expect">the rule a correct answer met, in words ("200, same as webapi's answer")</param>
+public sealed record OperationRequestSpec(string Target, string Method, string PathAndQuery, IReadOnlyList<string> Headers, string? BodyFile, long? BodyBytes, string Expect);
 
 public sealed record DriverInfo(string Name, string Description);
 

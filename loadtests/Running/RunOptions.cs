@@ -40,8 +40,11 @@ public sealed record RunOptions(
     TimeSpan? FirstWarmup = null,
     int Launches = 1,
     LeadRule? Rule = null,
-    bool TcpNoDelay = true)
+    bool TcpNoDelay = true,
+    Scenarios.Scenario? Scenario = null)
 {
+    // Scenario: the operations of a scenario file are the cells instead of Endpoints x Sizes.
+
     /// <summary>The fewest rounds a cell gets per launch (the count when the rule is fixed).</summary>
     public int Repeat => Repeats.MinRepeat;
 
@@ -55,8 +58,8 @@ public sealed record RunOptions(
     {
         get
         {
-            var perTarget = 0;
-            foreach (var e in Endpoints) perTarget += (e.SendsBody ? Sizes.Count : 1) * Concurrency.Count;
+            var perTarget = Scenario is null ? 0 : Scenario.Operations.Count * Concurrency.Count;
+            foreach (var e in Scenario is null ? Endpoints : Array.Empty<EndpointSpec>()) perTarget += (e.SendsBody ? Sizes.Count : 1) * Concurrency.Count;
             return perTarget * Targets.Count * Drivers.Count;
         }
     }

@@ -75,11 +75,27 @@ public static class RunOptionsParser
         if (targets.All(t => t.Name != baseline))
             throw new UsageException($"run: --baseline-target '{baseline}' is not one of the targets ({string.Join(", ", targets.Select(t => t.Name))})");
 
+        var scenario = Scenario(a, layout, targets);
         return new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeats, jsonItems,
             baseline, a.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results"), timeout,
             Drivers.DriverCatalog.Resolve(a.Value("--driver")), CpuPin.Parse(a.Value("--pin")),
             Optional(a, "--compare-to"), DiffCommand.ParseThreshold(Optional(a, "--threshold") ?? "5%"), a.OnOff("--server-header"), firstWarmup, launches, rule,
-            a.OnOff("--tcp-nodelay", absent: true));
+            a.OnOff("--tcp-nodelay", absent: true), scenario);
+    }
+
+    /// <summary>
+    /// --scenario FILE: read and checked against this run's targets before any is started (a bad
+    /// file is one line and exit 2). Its operations replace the contract's endpoints and sizes.
+    /// </summary>
+    private static Scenarios.Scenario? Scenario(ArgumentReader a, BuildLayout layout, IReadOnlyList<TargetPlan> targets)
+    {
+        if (Optional(a, "--scenario") is not string file) return null;
+        foreach (var option in new[] { "--endpoints", "--sizes", "--json-items" })
+            if (a.Value(option) is not null)
+                throw new UsageException($"run: {option} is for the contract's endpoints; with --scenario the file's operations (and their sizes) are the cells");
+        var scenario = Scenarios.ScenarioParser.Load(file, layout.PayloadDirectory);
+        Scenarios.ScenarioParser.CheckTargets(scenario, targets.Select(t => t.Name).ToList());
+        return scenario;
     }
 
     /// <summary>
@@ -248,7 +264,8 @@ public static class RunOptionsParser
         return new Payload(new PayloadSpec(raw, content.LongLength, "payloads/" + raw), content);
     }
 
-    private static long? ParseSize(string raw)
+    /// <summary>"500", "500B", "4KB", "1MB" (binary units) as bytes; null when it is not a size.</summary>
+    public static long? ParseSize(string raw)
     {
         var text = raw.Trim().ToUpperInvariant();
         var (number, scale) = text.EndsWith("KB") ? (text[..^2], 1024L)

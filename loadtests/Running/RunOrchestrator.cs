@@ -12,6 +12,7 @@ using Comparator.Statistics;
 using Comparator.Targets;
 using Comparator.Verification;
 using Comparator.Comparing;
+using Comparator.Scenarios;
 
 namespace Comparator.Running;
 
@@ -75,7 +76,11 @@ public sealed class RunOrchestrator
                         var ready = await StartAndVerifyAsync(plan, launch, targets, checks, launchFailures, cancellationToken);
                         if (ready is not null) active.Add(ready);
                     }
-                    done = await MeasureLaunchAsync(launch, active, windows, missed, launchFailures, done, total, perCell, cancellationToken);
+                    // A scenario's rules compare targets (same-as), so its operations are verified once all are up.
+                    var answers = _options.Scenario is Scenario scenario && !cancellationToken.IsCancellationRequested
+                        ? await VerifyScenarioAsync(scenario, launch, active, targets, checks, launchFailures, cancellationToken)
+                        : null;
+                    done = await MeasureLaunchAsync(launch, active, answers, windows, missed, launchFailures, done, total, perCell, cancellationToken);
                 }
                 finally
                 {
@@ -116,7 +121,7 @@ public sealed class RunOrchestrator
     }
 
     /// <summary>One launch: every cell on every active target in turn, the windows added to the cell's list.</summary>
-    private async Task<int> MeasureLaunchAsync(int launch, IReadOnlyList<ActiveTarget> active, Dictionary<CellKey, List<Measurement>> windows,
+    private async Task<int> MeasureLaunchAsync(int launch, IReadOnlyList<ActiveTarget> active, IReadOnlyList<ScenarioAnswer>? answers, Dictionary<CellKey, List<Measurement>> windows,
         Dictionary<CellKey, (string Reason, string Flag)> missed, Dictionary<string, List<string>> launchFailures,
         int done, int total, double perCell, CancellationToken cancellationToken)
     {
@@ -124,12 +129,14 @@ public sealed class RunOrchestrator
         foreach (var planned in PlannedCells())
         {
             if (cancellationToken.IsCancellationRequested || active.Count == 0) break;
-            var (endpoint, payload, concurrency, driver) = planned;
-            var label = $"{endpoint.Name}{(endpoint.SendsBody ? " " + payload.Spec.Label : "")} c={concurrency} {driver.Name}";
+            var (concurrency, driver) = (planned.Concurrency, planned.Driver);
+            var label = $"{planned.Endpoint}{(planned.HasSize ? " " + planned.Payload.Spec.Label : "")} c={concurrency} {driver.Name}";
             var participants = new List<(ActiveTarget Target, LoadRequest Request)>();
             foreach (var target in active)
             {
-                var request = LoadRequest.For(endpoint, target.BaseUrl, payload.Bytes, _options.JsonItems);
+                var request = planned.Operation is Operation operation
+                    ? OperationRequest(operation, target, answers!)
+                    : LoadRequest.For(planned.Contract!, target.BaseUrl, planned.Payload.Bytes, _options.JsonItems);
                 if (driver.CannotMeasure(request, _options.KeepAlive) is string cannot)
                     missed[Key(target.Plan, planned)] = ($"{driver.Name}: {cannot}", CellFlags.NotApplicable);
                 else if (target.Running is { HasExited: true })
@@ -168,6 +175,47 @@ public sealed class RunOrchestrator
             }
         }
         return done;
+    }
+
+    /// <summary>
+    /// An operation as a target asks it under load, checked by its rule: a same-as rule compares each
+    /// answer with the reference target's answer in this launch's verification.
+    /// </summary>
+    private static LoadRequest OperationRequest(Operation operation, ActiveTarget target, IReadOnlyList<ScenarioAnswer> answers)
+    {
+        ScenarioAnswer? Answer(string name) => answers.FirstOrDefault(a => a.Operation == operation.Label && a.Target == name);
+        var reference = Scenario.ExpectFor(operation, target.Plan.Name).Body is BodyRule.SameAs same ? Answer(same.Target)?.Body : null;
+        return LoadRequest.For(operation, target.Plan.Name, target.BaseUrl, reference, Answer(target.Plan.Name)?.Chunked == true);
+    }
+
+    /// <summary>
+    /// Every operation once per started target, checked by the file's rules (as `verify --scenario`);
+    /// a target with a wrong answer is not measured in this launch, and the first launch's answers are
+    /// the run's verification. Returns the answers, the references of the same-as rules under load.
+    /// </summary>
+    private async Task<IReadOnlyList<ScenarioAnswer>> VerifyScenarioAsync(Scenario scenario, int launch, List<ActiveTarget> active, List<TargetInfo> targets,
+        List<Check> checks, Dictionary<string, List<string>> launchFailures, CancellationToken cancellationToken)
+    {
+        var answers = await ScenarioVerifier.VerifyAsync(scenario, active.Select(t => (t.Plan.Name, t.BaseUrl)).ToList(), cancellationToken);
+        if (launch == 0) checks.AddRange(answers.Select(a => new Check(a.Target, a.Operation, a.Problem is null, a.Status, a.Chunked ? "chunked" : "content-length", null,
+            a.Problem ?? $"{a.Method} {a.Url}: {a.Head}, {a.BodyBytes} B body")));
+        foreach (var target in active.ToList())
+        {
+            var wrong = answers.Where(a => a.Target == target.Plan.Name && a.Problem is not null).Select(a => $"{a.Operation}: {a.Problem}").ToList();
+            if (wrong.Count == 0) continue;
+            var reason = "verification failed: " + string.Join("; ", wrong);
+            _progress.Message($"{target.Plan.Name}: {(launch == 0 ? "not measured" : $"launch {launch + 1} not measured")}: {reason}");
+            if (launch == 0)
+            {
+                var index = targets.FindIndex(t => t.Name == target.Plan.Name);
+                targets[index] = targets[index] with { Measured = false, NotMeasuredReason = reason };
+            }
+            else (launchFailures.TryGetValue(target.Plan.Name, out var list) ? list : launchFailures[target.Plan.Name] = new List<string>()).Add($"launch {launch + 1}: {reason}");
+            active.Remove(target);
+            if (target.Counters is not null) await target.Counters.DisposeAsync();
+            if (target.Running is not null) await target.Running.DisposeAsync();
+        }
+        return answers;
     }
 
     /// <summary>Each window's runtime counters, once the samples covering the last window have arrived.</summary>
@@ -227,7 +275,8 @@ public sealed class RunOrchestrator
             // results keep the first launch's checks, and the first launch of a service given by URL.
             if (launch > 0 && running is null) return new ActiveTarget(plan, running, baseUrl);
             var (counters, countersNote) = (default(RuntimeCounterSession), "");
-            var verification = await EndpointVerifier.VerifyAsync(plan.Name, baseUrl, cancellationToken);
+            // A scenario's own operations are verified once every target is up (VerifyScenarioAsync), not the contract's.
+            var verification = _options.Scenario is null ? await EndpointVerifier.VerifyAsync(plan.Name, baseUrl, cancellationToken) : new List<Check>();
             if (launch == 0) checks.AddRange(verification);
             var failedChecks = verification.Where(c => !c.Passed).Select(c => $"{c.Endpoint}: {c.Detail}").ToList();
             var reason = failedChecks.Count > 0 ? "verification failed: " + string.Join("; ", failedChecks) : null;
@@ -249,20 +298,41 @@ public sealed class RunOrchestrator
         return null;
     }
 
-    private IEnumerable<(EndpointSpec Endpoint, Payload Payload, int Concurrency, ILoadDriver Driver)> PlannedCells()
+    /// <summary>A cell to measure on every target: a contract endpoint at a size, or a scenario's operation.</summary>
+    private sealed record PlannedCell(string Endpoint, EndpointSpec? Contract, Operation? Operation, Payload Payload, int Concurrency, ILoadDriver Driver)
+    {
+        public bool HasSize => Contract?.SendsBody ?? Operation?.Size is not null;
+    }
+
+    private IEnumerable<PlannedCell> PlannedCells()
     {
         var none = new Payload(new PayloadSpec("-", 0, "none"), Array.Empty<byte>());
+        if (_options.Scenario is Scenario scenario)
+        {
+            foreach (var operation in scenario.Operations)
+            {
+                var size = operation.Size is OperationSize s ? new Payload(new PayloadSpec(s.Label, s.Bytes, BodySource(operation)), Array.Empty<byte>()) : none;
+                foreach (var concurrency in _options.Concurrency)
+                foreach (var driver in _drivers)
+                    yield return new PlannedCell(operation.Name, null, operation, size, concurrency, driver);
+            }
+            yield break;
+        }
         foreach (var endpoint in _options.Endpoints)
         foreach (var payload in endpoint.SendsBody ? _options.Sizes : new[] { none })
         foreach (var concurrency in _options.Concurrency)
         foreach (var driver in _drivers)
-            yield return (endpoint, payload, concurrency, driver);
+            yield return new PlannedCell(endpoint.Name, endpoint, null, payload, concurrency, driver);
     }
 
-    private static CellKey Key(TargetPlan plan, (EndpointSpec Endpoint, Payload Payload, int Concurrency, ILoadDriver Driver) c) =>
-        new(plan.Name, c.Endpoint.Name, c.Payload.Spec.Bytes, c.Concurrency, c.Driver.Name);
+    /// <summary>The body files an operation's requests send at this size, for the payload's source.</summary>
+    private static string BodySource(Operation operation) =>
+        string.Join(", ", operation.PerTarget.Values.Append(operation.Default).Select(r => r?.BodyFile).OfType<string>().Distinct());
 
-    private CellResult Measured(TargetPlan plan, (EndpointSpec Endpoint, Payload Payload, int Concurrency, ILoadDriver Driver) c, IReadOnlyList<Measurement> repeats)
+    private static CellKey Key(TargetPlan plan, PlannedCell c) =>
+        new(plan.Name, c.Endpoint, c.Payload.Spec.Bytes, c.Concurrency, c.Driver.Name);
+
+    private CellResult Measured(TargetPlan plan, PlannedCell c, IReadOnlyList<Measurement> repeats)
     {
         if (repeats.Count == 0) return NotMeasured(plan, c, "stopped before a repeat completed");
         var flags = CellFlags.For(repeats, c.Concurrency, Environment.ProcessorCount, _options.Repeats.Precision);
@@ -275,7 +345,7 @@ public sealed class RunOrchestrator
         };
     }
 
-    private CellResult NotMeasured(TargetPlan plan, (EndpointSpec Endpoint, Payload Payload, int Concurrency, ILoadDriver Driver) c, string reason,
+    private CellResult NotMeasured(TargetPlan plan, PlannedCell c, string reason,
         string flag = CellFlags.NotMeasured) =>
         new(Key(plan, c), RuntimeOf(plan), c.Payload.Spec.Label, _options.KeepAlive, Array.Empty<Measurement>(), null, null, null, 0, 0,
             new[] { flag }, reason);
@@ -299,8 +369,10 @@ public sealed class RunOrchestrator
 
     private RunSpec Spec() => new(
         _options.Targets.Select(t => t.Name).ToList(),
-        _options.Endpoints.Select(e => e.Name).ToList(),
-        _options.Sizes.Select(s => s.Spec).ToList(),
+        _options.Scenario is Scenario scenario ? scenario.Operations.Select(o => o.Name).Distinct().ToList() : _options.Endpoints.Select(e => e.Name).ToList(),
+        _options.Scenario is Scenario sized
+            ? PlannedCells().Where(c => c.HasSize).Select(c => c.Payload.Spec).DistinctBy(p => (p.Label, p.Bytes)).ToList()
+            : _options.Sizes.Select(s => s.Spec).ToList(),
         _options.Concurrency,
         _options.KeepAlive,
         _options.Warmup.TotalSeconds,
@@ -319,5 +391,10 @@ public sealed class RunOrchestrator
         _options.Launches,
         _options.Lead.Confidence,
         _options.Lead.MinEffect * 100,
-        _options.TcpNoDelay);
+        _options.TcpNoDelay,
+        _options.Scenario is Scenario file ? ScenarioSpecOf(file) : null);
+
+    private ScenarioSpec ScenarioSpecOf(Scenario scenario) => new(scenario.File, scenario.Operations.Select(o => new OperationSpec(o.Name, o.Size?.Label,
+        _options.Targets.Select(t => (t.Name, Request: Scenario.RequestFor(o, t.Name)!)).Select(t => new OperationRequestSpec(t.Name, t.Request.Method, t.Request.PathAndQuery,
+            t.Request.Headers.Select(h => $"{h.Key}: {h.Value}").ToList(), t.Request.BodyFile, t.Request.Body?.LongLength, Scenario.ExpectFor(o, t.Name).Describe())).ToList())).ToList());
 }

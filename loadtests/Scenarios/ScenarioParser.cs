@@ -57,11 +57,19 @@ public static class ScenarioParser
             if (!names.Add(op.Name)) throw Error(file, at + ".name", $"duplicate operation name '{op.Name}'");
             if (op.Request is null && op.Targets is not { Count: > 0 })
                 throw Error(file, at, "expected \"request\" (for every target) or \"targets\" (a request per target name), or both");
-            var request = op.Request is null ? null : Request(op.Request, file, at + ".request", baseDirectory, payloadDirectory);
-            var perTarget = new Dictionary<string, ScenarioRequest>(StringComparer.Ordinal);
-            foreach (var (target, r) in op.Targets ?? new Dictionary<string, RequestDto?>())
-                perTarget[target] = Request(r ?? throw Error(file, $"{at}.targets.{target}", "expected a request object"), file, $"{at}.targets.{target}", baseDirectory, payloadDirectory);
-            result.Add(new Operation(op.Name, request, perTarget, Expect(op.Expect, file, at + ".expect")));
+            var sizes = Sizes(op.Sizes, file, at + ".sizes");
+            var expect = Expect(op.Expect, file, at + ".expect");
+            foreach (var size in sizes.Count == 0 ? new OperationSize?[] { null } : sizes.ToArray<OperationSize?>())
+            {
+                var request = op.Request is null ? null : Request(op.Request, file, at + ".request", baseDirectory, payloadDirectory, size);
+                var perTarget = new Dictionary<string, ScenarioRequest>(StringComparer.Ordinal);
+                foreach (var (target, r) in op.Targets ?? new Dictionary<string, RequestDto?>())
+                    perTarget[target] = Request(r ?? throw Error(file, $"{at}.targets.{target}", "expected a request object"), file, $"{at}.targets.{target}", baseDirectory, payloadDirectory, size);
+                result.Add(new Operation(op.Name, request, perTarget, expect, size));
+            }
+            var bodies = (op.Targets?.Values ?? Enumerable.Empty<RequestDto?>()).Append(op.Request).Where(r => r?.Body is not null).Select(r => r!.Body!).ToList();
+            if (sizes.Count > 0 && !bodies.Any(b => b.Contains(SizePlaceholder, StringComparison.Ordinal)))
+                throw Error(file, at + ".sizes", $"sizes are given but no body path has {SizePlaceholder} in it (e.g. \"payloads/payload-{SizePlaceholder}.txt\")");
         }
         return new Scenario(file, result);
     }
@@ -75,12 +83,30 @@ public static class ScenarioParser
                 if (Scenario.RequestFor(op, target) is null)
                     throw new ScenarioException($"scenario {scenario.File}: operation '{op.Name}' has no request for target '{target}': " +
                                                 "add \"request\" (for every target) or an entry under \"targets\"");
-            if (op.Expect.Body is BodyRule.SameAs same && !targets.Contains(same.Target))
-                throw new ScenarioException($"scenario {scenario.File}: operation '{op.Name}': same-as names '{same.Target}', which is not a target of this run ({string.Join(", ", targets)})");
+            foreach (var target in targets)
+                if (Scenario.ExpectFor(op, target).Body is BodyRule.SameAs same && !targets.Contains(same.Target))
+                    throw new ScenarioException($"scenario {scenario.File}: operation '{op.Name}': same-as names '{same.Target}', which is not a target of this run ({string.Join(", ", targets)})");
         }
     }
 
-    private static ScenarioRequest Request(RequestDto r, string file, string at, string baseDirectory, string payloadDirectory)
+    /// <summary>Replaced in a body path by each of the operation's sizes, as written.</summary>
+    public const string SizePlaceholder = "{size}";
+
+    /// <summary>"sizes": ["500B", "4KB"]: each a size (binary units) that labels a cell and picks a body file through {size}.</summary>
+    private static List<OperationSize> Sizes(List<string?>? raw, string file, string at)
+    {
+        var sizes = new List<OperationSize>();
+        foreach (var label in raw ?? new List<string?>())
+        {
+            if (label is null || Comparator.Running.RunOptionsParser.ParseSize(label) is not long bytes)
+                throw Error(file, at, $"expected sizes such as 500B, 4KB or 1MB (they order the cells of a payload-size curve), not '{label}'");
+            if (sizes.Any(s => s.Bytes == bytes)) throw Error(file, at, $"size '{label}' is given twice");
+            sizes.Add(new OperationSize(label, bytes));
+        }
+        return sizes;
+    }
+
+    private static ScenarioRequest Request(RequestDto r, string file, string at, string baseDirectory, string payloadDirectory, OperationSize? size)
     {
         var method = r.Method ?? (r.Body is null ? "GET" : "POST");
         if (!Token.IsMatch(method)) throw Error(file, at + ".method", $"expected an HTTP method such as GET or POST, not '{method}'");
@@ -95,15 +121,25 @@ public static class ScenarioParser
         }
         byte[]? body = null;
         string? bodyFile = null;
-        if (r.Body is not null)
+        var bodyName = r.Body;
+        if (bodyName is not null && bodyName.Contains(SizePlaceholder, StringComparison.Ordinal))
+            bodyName = size is null
+                ? throw Error(file, at + ".body", $"the path has {SizePlaceholder} but the operation gives no \"sizes\"")
+                : bodyName.Replace(SizePlaceholder, size.Label, StringComparison.Ordinal);
+        if (bodyName is not null)
         {
-            bodyFile = r.Body.StartsWith("payloads/", StringComparison.Ordinal)
-                ? Path.Combine(payloadDirectory, r.Body["payloads/".Length..])
-                : Path.GetFullPath(Path.Combine(baseDirectory, r.Body));
+            bodyFile = bodyName.StartsWith("payloads/", StringComparison.Ordinal)
+                ? Path.Combine(payloadDirectory, bodyName["payloads/".Length..])
+                : Path.GetFullPath(Path.Combine(baseDirectory, bodyName));
             if (!File.Exists(bodyFile)) throw Error(file, at + ".body", $"no body file at {bodyFile} (a path relative to the scenario file, or payloads/NAME)");
             body = File.ReadAllBytes(bodyFile);
+            if (body.LongLength > Contracts.ServiceLimits.DefaultMaxBodyBytes)
+                throw Error(file, at + ".body", $"{bodyFile} has {body.LongLength} bytes, over the {Contracts.ServiceLimits.DefaultMaxBodyBytes / (1024 * 1024)} MiB a request body may have here");
+            // Every driver and verify send the same head: a body without a type goes as bytes.
+            if (!headers.Any(h => h.Key.Equals("Content-Type", StringComparison.OrdinalIgnoreCase)))
+                headers.Add(new("Content-Type", Contracts.ContentTypes.Binary));
         }
-        return new ScenarioRequest(method, r.Path, headers, body, bodyFile is null ? null : r.Body);
+        return new ScenarioRequest(method, r.Path, headers, body, bodyName, r.Expect is null ? null : Expect(r.Expect, file, at + ".expect"));
     }
 
     private static Expectation Expect(ExpectDto? e, string file, string at)
@@ -148,7 +184,7 @@ public static class ScenarioParser
     private static string Explain(JsonException e)
     {
         var m = Regex.Match(e.Message, "The JSON property '([^']*)' could not be mapped");
-        if (m.Success) return $"unknown field '{m.Groups[1].Value}' (fields: operations; name, request, targets, expect; method, path, headers, body; status, body: exact, json-equal, same-as, contains, regex)";
+        if (m.Success) return $"unknown field '{m.Groups[1].Value}' (fields: operations; name, request, targets, expect, sizes; method, path, headers, body, expect; status, body: exact, json-equal, same-as, contains, regex)";
         if (e.Message.Contains("could not be converted", StringComparison.Ordinal)) return "a value of the wrong kind here (text, number, list or object)";
         var first = e.Message.Split(new[] { " Path:", " LineNumber:" }, StringSplitOptions.None)[0];
         return first.TrimEnd('.');
@@ -165,6 +201,7 @@ public static class ScenarioParser
         public RequestDto? Request { get; set; }
         public Dictionary<string, RequestDto?>? Targets { get; set; }
         public ExpectDto? Expect { get; set; }
+        public List<string?>? Sizes { get; set; }
     }
 
     private sealed class RequestDto
@@ -173,6 +210,7 @@ public static class ScenarioParser
         public string? Path { get; set; }
         public Dictionary<string, string>? Headers { get; set; }
         public string? Body { get; set; }
+        public ExpectDto? Expect { get; set; }
     }
 
     private sealed class ExpectDto

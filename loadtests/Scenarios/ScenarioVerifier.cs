@@ -8,7 +8,10 @@ using System.Threading.Tasks;
 namespace Comparator.Scenarios;
 
 /// <summary>One operation asked once of one target: what came back, and whether it is correct by the rules.</summary>
-public sealed record ScenarioAnswer(string Operation, string Target, string Method, string Url, int? Status, string Head, long BodyBytes, byte[] Body, string? Problem);
+/// <param name="Operation">the operation's label (its name, and its size where it has sizes)</param>
+/// <param name="Chunked">whether the answer came with Transfer-Encoding: chunked (a driver that speaks HTTP/1.0 cannot then measure it faithfully)</param>
+public sealed record ScenarioAnswer(string Operation, string Target, string Method, string Url, int? Status, string Head, long BodyBytes, byte[] Body, string? Problem,
+    bool Chunked = false);
 
 /// <summary>
 /// verify --scenario: every operation once per target, in file order, then every rule checked
@@ -26,36 +29,31 @@ public static class ScenarioVerifier
         {
             var request = Scenario.RequestFor(op, name)!;
             var url = new Uri(baseUrl, request.PathAndQuery);
-            using var message = new HttpRequestMessage(new HttpMethod(request.Method), url);
-            if (request.Body is not null) message.Content = new ByteArrayContent(request.Body);
-            foreach (var (header, value) in request.Headers)
-                if (!message.Headers.TryAddWithoutValidation(header, value))
-                {
-                    message.Content ??= new ByteArrayContent(Array.Empty<byte>());
-                    message.Content.Headers.TryAddWithoutValidation(header, value);
-                }
+            using var message = Drivers.RequestMessages.Build(request.Method, url, request.Headers, request.Body);
             try
             {
                 using var response = await client.SendAsync(message, cancellationToken);
                 var body = await response.Content.ReadAsByteArrayAsync(cancellationToken);
                 var head = $"{response.Content.Headers.ContentType?.ToString() ?? "no content type"}; " +
                            (response.Headers.TransferEncodingChunked == true ? "chunked" : $"length {response.Content.Headers.ContentLength?.ToString() ?? "none"}");
-                raw.Add(new ScenarioAnswer(op.Name, name, request.Method, url.ToString(), (int)response.StatusCode, head, body.LongLength, body, null));
+                raw.Add(new ScenarioAnswer(op.Label, name, request.Method, url.ToString(), (int)response.StatusCode, head, body.LongLength, body, null,
+                    response.Headers.TransferEncodingChunked == true));
             }
             catch (Exception e) when (e is HttpRequestException or TaskCanceledException && !cancellationToken.IsCancellationRequested)
             {
-                raw.Add(new ScenarioAnswer(op.Name, name, request.Method, url.ToString(), null, "-", 0, Array.Empty<byte>(), "no answer: " + e.Message));
+                raw.Add(new ScenarioAnswer(op.Label, name, request.Method, url.ToString(), null, "-", 0, Array.Empty<byte>(), "no answer: " + e.Message));
             }
         }
         return raw.Select(a =>
         {
             if (a.Problem is not null) return a;
-            var op = scenario.Operations.First(o => o.Name == a.Operation);
-            var reference = op.Expect.Body is BodyRule.SameAs same
-                ? raw.FirstOrDefault(r => r.Operation == a.Operation && r.Target == same.Target && r.Status is not null)?.Body
+            var op = scenario.Operations.First(o => o.Label == a.Operation);
+            var expect = Scenario.ExpectFor(op, a.Target);
+            var reference = expect.Body is BodyRule.SameAs same
+                ? same.Target == a.Target ? a.Body // the reference answers as itself
+                  : raw.FirstOrDefault(r => r.Operation == a.Operation && r.Target == same.Target && r.Status is not null)?.Body
                 : null;
-            if (op.Expect.Body is BodyRule.SameAs s && s.Target == a.Target) reference = a.Body; // the reference answers as itself
-            return a with { Problem = AnswerRules.Check(op.Expect, a.Status!.Value, a.Body, reference) };
+            return a with { Problem = AnswerRules.Check(expect, a.Status!.Value, a.Body, reference) };
         }).ToList();
     }
 }

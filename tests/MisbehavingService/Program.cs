@@ -14,9 +14,10 @@ namespace Comparator.MisbehavingService;
 /// `MisbehavingService delay|block|doctor MS [service options]`: answers the contract like
 /// KestrelService, each request first waiting MS milliseconds, asynchronously (delay: nothing busy,
 /// a timer sets the pace) or by blocking the thread-pool thread it runs on (block: the pool runs out
-/// of threads and injects more, slowly, as sync-over-async or synchronous I/O makes it do); doctor
-/// answers /api/json with its second item renamed, a deliberately different answer for the
-/// answer-equivalence checks.
+/// of threads and injects more, slowly, as sync-over-async or synchronous I/O makes it do); `doctor N`
+/// answers its first N requests to /api/json rightly and every later one with its second item renamed:
+/// a deliberately different answer for the answer-equivalence checks (0: from the first, which verify
+/// catches; 1: after verification, which only the checks under load can catch).
 /// </summary>
 public static class Program
 {
@@ -24,18 +25,19 @@ public static class Program
     {
         if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor") || !int.TryParse(args[1], out var ms) || ms < 0)
         {
-            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|doctor MS [--port N ...]");
+            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block MS | doctor N [--port N ...]");
             return Task.FromResult(2);
         }
         var block = args[0] == "block";
         var doctor = args[0] == "doctor";
+        var jsonAnswers = 0;
         return KestrelServiceHost.RunAsync("MisbehavingService", args.Skip(2).ToArray(), _ => { }, app =>
         {
             app.Use(async (context, next) =>
             {
                 if (block) Thread.Sleep(ms);
-                else await Task.Delay(ms);
-                if (doctor && context.Request.Path == Routes.Json)
+                else if (!doctor) await Task.Delay(ms);
+                if (doctor && context.Request.Path == Routes.Json && Interlocked.Increment(ref jsonAnswers) > ms)
                 {
                     var items = JsonSample.Create(3);
                     items[1].Name += " (doctored)";

@@ -1,0 +1,34 @@
+using System.Collections.Generic;
+using System.Globalization;
+using System.Linq;
+using Comparator.Results;
+
+namespace Comparator.Reports;
+
+/// <summary>A scenario run's operations: how each target was asked and what a correct answer was, so every cell can be traced to its requests.</summary>
+public static class ScenarioOperations
+{
+    public static string Explanation(ScenarioSpec scenario) =>
+        $"The cells are the operations of the scenario file {scenario.File}. Each target was asked in its own way, verified before load, " +
+        "and every answer under load was checked by the rule below (a wrong one is a failed request, with samples in results.json).";
+
+    /// <summary>One row per operation (and size) and target; null for a run of the contract's endpoints.</summary>
+    public static TextTable? Build(RunResult run)
+    {
+        if (run.Spec.Scenario is not ScenarioSpec scenario) return null;
+        var rows = new List<IReadOnlyList<string>>();
+        foreach (var op in scenario.Operations)
+        foreach (var r in op.Requests)
+            rows.Add(new[]
+            {
+                op.Name, op.Size ?? CellSizes.NoSize, r.Target, $"{r.Method} {r.PathAndQuery}", string.Join("; ", r.Headers),
+                r.BodyFile is null ? "-" : string.Create(CultureInfo.InvariantCulture, $"{r.BodyFile} ({r.BodyBytes} B)"), r.Expect,
+            });
+        return new TextTable(new[] { "operation", "size", "target", "request", "headers", "body", "correct answer" }, rows);
+    }
+
+    /// <summary>"operations get-order, create-order from scenarios/orders.json": the cells line of a report.</summary>
+    public static string CellsText(RunSpec s) => s.Scenario is ScenarioSpec scenario
+        ? $"operations {string.Join(", ", s.Endpoints)} from {scenario.File}" + (s.Sizes.Count > 0 ? $"; sizes {string.Join(", ", s.Sizes.Select(p => p.Label))}" : "")
+        : string.Create(CultureInfo.InvariantCulture, $"endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => p.Label))}; json items {s.JsonItems}");
+}
