@@ -30,7 +30,7 @@ namespace Comparator.WcfClassicService.Hosting
             RouteAttribute.ApplyTemplates(endpoint.Contract);
             endpoint.Behaviors.Add(new ContractWebHttpBehavior(options.ServerHeader));
             var soapEndpoint = host.AddServiceEndpoint(typeof(ISoapContract), soap != null ? SoapBindings.Listener(soap) : SoapBindings.Stock(options), new Uri(options.BaseUrl + Routes.Soap));
-            soapEndpoint.Behaviors.Add(new SoapEndpointBehavior());
+            soapEndpoint.Behaviors.Add(new SoapEndpointBehavior(options.ServerHeader));
             // ServiceHost adds a help page on the base address over WCF's own HTTP transport by default:
             // on Mono it binds the port before this endpoint's transport can, and it is not the contract.
             var debug = host.Description.Behaviors.Find<ServiceDebugBehavior>();

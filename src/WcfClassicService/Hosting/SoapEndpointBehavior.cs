@@ -12,10 +12,15 @@ namespace Comparator.WcfClassicService.Hosting
     /// message while matching endpoints (ChannelDispatcher.FindEndpointDispatcher throws
     /// ActionNotSupportedException) and, on a duplex channel, builds the fault and drops it: nothing is
     /// sent. The fault is still WCF's: a MessageFault the binding's encoder writes, with the code and
-    /// namespace .NET Framework's dispatcher uses for the same mismatch.
+    /// namespace .NET Framework's dispatcher uses for the same mismatch. Also blanks the Server header
+    /// unless --server-header, as the WebHttp endpoint does.
     /// </summary>
     public sealed class SoapEndpointBehavior : IEndpointBehavior
     {
+        private readonly bool _serverHeader;
+
+        public SoapEndpointBehavior(bool serverHeader) => _serverHeader = serverHeader;
+
         /// <summary>AddressingVersion.None's namespace (internal in WCF): where ActionNotSupported lives for SOAP 1.1.</summary>
         private const string NoAddressingNamespace = "http://schemas.microsoft.com/ws/2005/05/addressing/none";
 
@@ -26,6 +31,7 @@ namespace Comparator.WcfClassicService.Hosting
             unhandled.Invoker = new ActionNotSupportedInvoker();
             unhandled.DeserializeRequest = false;
             unhandled.SerializeReply = false;
+            if (!_serverHeader) endpointDispatcher.DispatchRuntime.MessageInspectors.Add(new BlankServerHeaderInspector());
         }
 
         public void AddBindingParameters(ServiceEndpoint endpoint, BindingParameterCollection bindingParameters) { }
