@@ -82,6 +82,20 @@ public sealed class SoapEndpointTests : IClassFixture<SoapEndpointTests.Services
         Assert.Contains("Fault", await response.Content.ReadAsStringAsync());
     }
 
+    /// <summary>
+    /// Mono's dispatcher drops the fault for a body its formatter cannot read (the stock transport then
+    /// answers an empty 200); the project's transport answers that request with a SOAP fault.
+    /// </summary>
+    [Fact]
+    public async Task A_body_the_operation_cannot_read_gets_a_fault_on_the_listener_transport()
+    {
+        using var response = await PostAsync("wcf-classic", "Echo", "<NotEcho xmlns=\"urn:elsewhere\"/>");
+        var body = await response.Content.ReadAsStringAsync();
+
+        Assert.Equal(HttpStatusCode.InternalServerError, response.StatusCode);
+        Assert.Single(XDocument.Parse(body).Descendants(XName.Get("Fault", EnvelopeNamespace)));
+    }
+
     /// <summary>The project's transport refuses what is not a SOAP request before WCF sees it.</summary>
     [Theory]
     [InlineData("GET", null, HttpStatusCode.MethodNotAllowed)]
