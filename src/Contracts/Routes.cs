@@ -11,6 +11,12 @@ namespace Comparator.Contracts
         public const string Echo = "/api/echo";
         public const string StreamEcho = "/api/stream/echo";
 
+        /// <summary>
+        /// The SOAP 1.1 endpoint of the WCF targets: BasicHttpBinding, operations Echo and Time. Outside
+        /// /api so it is its own endpoint (and listen address) beside the WebHttp one.
+        /// </summary>
+        public const string Soap = "/soap";
+
         /// <summary>Query parameter of the json endpoint that sets the number of objects.</summary>
         public const string JsonItemsParameter = "items";
     }

@@ -19,7 +19,7 @@ namespace Comparator.WcfClassicService
     /// state but at Opened state"), fail, and Mono prints the exception with its stack to stdout.
     /// </remarks>
     [ServiceBehavior(InstanceContextMode = InstanceContextMode.PerCall, ConcurrencyMode = ConcurrencyMode.Multiple)]
-    public sealed class ContractService : IContractService
+    public sealed partial class ContractService : IContractService
     {
         private static readonly UTF8Encoding Utf8 = new UTF8Encoding(false);
 

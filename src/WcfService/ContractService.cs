@@ -12,7 +12,7 @@ namespace Comparator.WcfService;
 /// the request stream with no length, so CoreWCF writes it chunked.
 /// </summary>
 [ServiceBehavior(InstanceContextMode = InstanceContextMode.Single, ConcurrencyMode = ConcurrencyMode.Multiple)]
-public sealed class ContractService : IContractService, IStreamContractService
+public sealed partial class ContractService : IContractService, IStreamContractService
 {
     private static readonly UTF8Encoding Utf8 = new UTF8Encoding(encoderShouldEmitUTF8Identifier: false);
 

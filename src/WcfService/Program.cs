@@ -12,9 +12,10 @@ using Microsoft.Extensions.DependencyInjection;
 namespace Comparator.WcfService;
 
 /// <summary>
-/// CoreWCF on Kestrel: two WebHttpBinding endpoints of one service. The streamed echo gets its own
-/// endpoint (TransferMode.StreamedResponse) and is registered first: CoreWCF branches requests by
-/// endpoint address in registration order, and the buffered endpoint sits at the root.
+/// CoreWCF on Kestrel: two WebHttpBinding endpoints of one service and a BasicHttpBinding (SOAP 1.1)
+/// one at /soap. The streamed echo gets its own endpoint (TransferMode.StreamedResponse); it and the
+/// SOAP endpoint are registered first: CoreWCF branches requests by endpoint address in registration
+/// order, and the buffered WebHttp endpoint sits at the root.
 /// </summary>
 public static class Program
 {
@@ -35,6 +36,7 @@ public static class Program
         {
             builder.AddService<ContractService>();
             builder.AddServiceWebEndpoint<ContractService, IStreamContractService>(Binding(TransferMode.StreamedResponse, maxBodyBytes), IStreamContractService.Address, ConfigureWebHttp);
+            builder.AddServiceEndpoint<ContractService, ISoapContract>(SoapBinding(maxBodyBytes), Routes.Soap);
             builder.AddServiceWebEndpoint<ContractService, IContractService>(Binding(TransferMode.Buffered, maxBodyBytes), "/", ConfigureWebHttp);
         });
     }
@@ -71,6 +73,15 @@ public static class Program
             ReaderQuotas = { MaxArrayLength = bufferSize, MaxBytesPerRead = bufferSize, MaxStringContentLength = bufferSize },
         };
     }
+
+    /// <summary>SOAP 1.1, buffered (answers with Content-Length), at the same body limit, reader quotas at their maximum.</summary>
+    private static BasicHttpBinding SoapBinding(long maxBodyBytes) =>
+        new()
+        {
+            MaxReceivedMessageSize = maxBodyBytes,
+            MaxBufferSize = (int)System.Math.Min(maxBodyBytes, int.MaxValue),
+            ReaderQuotas = System.Xml.XmlDictionaryReaderQuotas.Max,
+        };
 
     private static void ConfigureWebHttp(CoreWCF.Description.WebHttpBehavior behavior)
     {

@@ -11,37 +11,49 @@ using Comparator.WcfClassicService.Transport;
 
 namespace Comparator.WcfClassicService.Hosting
 {
-    /// <summary>Builds and opens the ServiceHost: one WebHttp endpoint at http://address:port/api on the chosen transport.</summary>
+    /// <summary>
+    /// Builds and opens the ServiceHost: a WebHttp endpoint at http://address:port/api and a SOAP 1.1
+    /// endpoint at http://address:port/soap, both on the chosen transport.
+    /// </summary>
     public static class ContractHost
     {
         public static IDisposable Start(ServiceOptions options, TransportKind transport)
         {
             var baseAddress = new Uri(options.BaseUrl + RouteAttribute.ApiPrefix.TrimEnd('/'));
             var host = new ServiceHost(typeof(ContractService), baseAddress);
-            var listener = transport == TransportKind.Listener ? new ListenerTransportBindingElement(options) : null;
-            var binding = listener != null ? ListenerBinding(listener) : StockBinding(options);
-            var endpoint = host.AddServiceEndpoint(typeof(IContractService), binding, "");
+            // One transport element (so one HttpListener and one set of channels) per endpoint: WCF gives
+            // each listen address its own channel dispatcher and channel listener, and Mono's HttpListener
+            // shares the port between listeners by prefix, so /api and /soap are routed by the runtime.
+            var api = transport == TransportKind.Listener ? new ListenerTransportBindingElement(options) : null;
+            var soap = transport == TransportKind.Listener ? new ListenerTransportBindingElement(options) : null;
+            var endpoint = host.AddServiceEndpoint(typeof(IContractService), api != null ? ListenerBinding(api) : StockBinding(options), "");
             RouteAttribute.ApplyTemplates(endpoint.Contract);
             endpoint.Behaviors.Add(new ContractWebHttpBehavior(options.ServerHeader));
+            var soapEndpoint = host.AddServiceEndpoint(typeof(ISoapContract), soap != null ? SoapBindings.Listener(soap) : SoapBindings.Stock(options), new Uri(options.BaseUrl + Routes.Soap));
+            soapEndpoint.Behaviors.Add(new SoapEndpointBehavior(options.ServerHeader));
             // ServiceHost adds a help page on the base address over WCF's own HTTP transport by default:
             // on Mono it binds the port before this endpoint's transport can, and it is not the contract.
             var debug = host.Description.Behaviors.Find<ServiceDebugBehavior>();
             if (debug != null) { debug.HttpHelpPageEnabled = false; debug.HttpsHelpPageEnabled = false; }
-            if (listener != null)
+            if (api != null)
             {
                 // One call per channel at a time: let the dispatcher take every channel the transport offers.
+                // Mono's throttle is per channel dispatcher (one per endpoint here); .NET Framework's is one
+                // for the whole host, so there it must cover both endpoints' channels.
+                var limit = TransportKinds.IsMono ? api.ChannelCount : api.ChannelCount + soap!.ChannelCount;
                 host.Description.Behaviors.Add(new ServiceThrottlingBehavior
                 {
-                    MaxConcurrentCalls = listener.ChannelCount,
-                    MaxConcurrentSessions = listener.ChannelCount,
-                    MaxConcurrentInstances = listener.ChannelCount,
+                    MaxConcurrentCalls = limit,
+                    MaxConcurrentSessions = limit,
+                    MaxConcurrentInstances = limit,
                 });
             }
 
             try
             {
                 host.Open();
-                listener?.WaitForAllChannels(TimeSpan.FromSeconds(30));
+                api?.WaitForAllChannels(TimeSpan.FromSeconds(30));
+                soap?.WaitForAllChannels(TimeSpan.FromSeconds(30));
             }
             catch (Exception e) when (IsBindFailure(e))
             {

@@ -39,17 +39,5 @@ namespace Comparator.WcfClassicService.Hosting
             public void ProvideFault(Exception error, MessageVersion version, ref Message fault) =>
                 fault = HttpAnswers.Status(System.Net.HttpStatusCode.InternalServerError);
         }
-
-        /// <summary>Mono's HttpListener writes "Server: Mono-HTTPAPI/1.0" unless the reply sets one; an empty one hides the stack.</summary>
-        private sealed class BlankServerHeaderInspector : IDispatchMessageInspector
-        {
-            public object? AfterReceiveRequest(ref Message request, System.ServiceModel.IClientChannel channel, System.ServiceModel.InstanceContext instanceContext) => null;
-
-            public void BeforeSendReply(ref Message reply, object correlationState)
-            {
-                if (reply == null) return;
-                HttpAnswers.ResponseProperty(reply).Headers[System.Net.HttpResponseHeader.Server] = "";
-            }
-        }
     }
 }

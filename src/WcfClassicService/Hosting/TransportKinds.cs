@@ -16,7 +16,9 @@ namespace Comparator.WcfClassicService.Hosting
         /// Mono's stock transport serves ~10 requests/s (its dispatcher sleeps 100 ms per reply
         /// channel), so Mono defaults to the listener transport; .NET Framework's stock one is sound.
         /// </summary>
-        public static TransportKind Default => Type.GetType("Mono.Runtime") != null ? TransportKind.Listener : TransportKind.Stock;
+        public static TransportKind Default => IsMono ? TransportKind.Listener : TransportKind.Stock;
+
+        public static bool IsMono { get; } = Type.GetType("Mono.Runtime") != null;
 
         public static bool TryParse(string? value, out TransportKind kind)
         {

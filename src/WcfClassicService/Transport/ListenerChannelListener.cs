@@ -29,7 +29,7 @@ namespace Comparator.WcfClassicService.Transport
             // Mono's WebMessageEncodingBindingElement does not put itself in BindingParameters (.NET's does): look in the binding too.
             var encoding = context.BindingParameters.Remove<MessageEncodingBindingElement>()
                 ?? context.Binding.Elements.Find<MessageEncodingBindingElement>()
-                ?? throw new InvalidOperationException("the binding needs a message encoding (WebMessageEncodingBindingElement)");
+                ?? throw new InvalidOperationException("the binding needs a message encoding (WebMessageEncodingBindingElement, or TextMessageEncodingBindingElement for SOAP)");
             Encoder = encoding.CreateMessageEncoderFactory().Encoder;
             _uri = new Uri(context.ListenUriBaseAddress, context.ListenUriRelativeAddress);
         }

@@ -43,13 +43,19 @@ namespace Comparator.WcfClassicService.Transport
         {
             // A request the dispatcher never answered (an error outside the operation) still gets an answer.
             var unanswered = Interlocked.Exchange(ref _current, null);
-            if (unanswered != null) ReplyWriter.Finish(unanswered.Context.Response, System.Net.HttpStatusCode.InternalServerError);
+            if (unanswered != null) ReplyWriter.Unanswered(unanswered.Context, _listener.Encoder);
             while (true)
             {
                 var request = await _listener.DequeueAsync().ConfigureAwait(false);
                 if (request == null) return null;
                 try
                 {
+                    var refusal = request.SoapRefusal(_listener.Encoder);
+                    if (refusal != null)
+                    {
+                        ReplyWriter.Finish(request.Context.Response, refusal.Value);
+                        continue;
+                    }
                     var message = request.ToMessage(_listener.Encoder);
                     _current = request;
                     return message;

@@ -19,7 +19,7 @@ namespace Comparator.WcfClassicService.Transport
         public ListenerTransportBindingElement(ServiceOptions options)
         {
             _shared = new Shared(options);
-            ManualAddressing = true; // WebHttpBehavior requires it: the To header is the request URI
+            ManualAddressing = true; // WebHttpBehavior requires it: the To header is the request URI. SOAP 1.1 (AddressingVersion.None) has no addressing headers for it to change.
             MaxReceivedMessageSize = options.MaxBodyBytes;
         }
 

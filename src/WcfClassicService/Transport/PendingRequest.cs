@@ -1,6 +1,7 @@
 using System;
 using System.IO;
 using System.Net;
+using System.ServiceModel;
 using System.ServiceModel.Channels;
 using System.Threading.Tasks;
 
@@ -73,7 +74,40 @@ namespace Comparator.WcfClassicService.Transport
             message.Properties[HttpRequestMessageProperty.Name] = property;
             message.Headers.To = request.Url;
             message.Properties.Via = request.Url;
+            // SOAP 1.1 carries the action in the SOAPAction header, not in the envelope, and the encoder
+            // never sees HTTP headers: WCF's HTTP transports copy it into the message (.NET's for
+            // AddressingVersion.None, Mono's HttpReplyChannel for SOAP 1.1), and the dispatcher picks
+            // the operation by it. No header leaves Action null, which no operation has: a fault.
+            if (message.Version.Envelope == EnvelopeVersion.Soap11 && message.Headers.Action == null)
+            {
+                var action = Unquote(request.Headers["SOAPAction"]);
+                if (action != null) message.Headers.Action = action;
+            }
             return message;
+        }
+
+        /// <summary>
+        /// The status a request to a SOAP endpoint gets before it reaches WCF, or null to go on: SOAP over
+        /// HTTP is a POST of an envelope (405 otherwise), in a media type the encoder reads (415 otherwise,
+        /// as WCF's own transport answers). A body-less request would reach the dispatcher as a message
+        /// with no envelope at all.
+        /// </summary>
+        public HttpStatusCode? SoapRefusal(MessageEncoder encoder)
+        {
+            if (encoder.MessageVersion.Envelope == EnvelopeVersion.None) return null;
+            if (Context.Request.HttpMethod != "POST") return HttpStatusCode.MethodNotAllowed;
+            var type = Context.Request.ContentType;
+            if (string.IsNullOrEmpty(type) || !encoder.IsContentTypeSupported(type)) return HttpStatusCode.UnsupportedMediaType;
+            if (Body.Length == 0) return HttpStatusCode.BadRequest;
+            return null;
+        }
+
+        /// <summary>SOAPAction is a quoted string ("urn:x/y"); some clients send it bare.</summary>
+        private static string? Unquote(string? value)
+        {
+            if (value == null) return null;
+            value = value.Trim();
+            return value.Length >= 2 && value[0] == '"' && value[value.Length - 1] == '"' ? value.Substring(1, value.Length - 2) : value;
         }
     }
 }

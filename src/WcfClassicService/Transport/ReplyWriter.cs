@@ -2,6 +2,7 @@ using System;
 using System.Globalization;
 using System.IO;
 using System.Net;
+using System.ServiceModel;
 using System.ServiceModel.Channels;
 
 namespace Comparator.WcfClassicService.Transport
@@ -13,6 +14,9 @@ namespace Comparator.WcfClassicService.Transport
     /// Content-Length; a reply with a body and no declared length is a stream of unknown length and is
     /// encoded straight onto the socket with Transfer-Encoding: chunked; an empty or body-suppressed
     /// reply is Content-Length: 0. A fault is a bare 500: no exception text reaches the wire.
+    /// SOAP (an encoder with an envelope) differs: every reply is buffered and sent with Content-Length
+    /// as WCF's buffered HTTP transport does, and a fault is a SOAP fault with status 500, as SOAP 1.1
+    /// over HTTP requires.
     /// </summary>
     internal static class ReplyWriter
     {
@@ -24,9 +28,15 @@ namespace Comparator.WcfClassicService.Transport
             var response = context.Response;
             try
             {
-                if (reply.IsFault) { Finish(response, HttpStatusCode.InternalServerError); return; }
+                var soap = IsSoap(encoder);
+                if (reply.IsFault && !soap) { Finish(response, HttpStatusCode.InternalServerError); return; }
                 var property = reply.Properties.TryGetValue(HttpResponseMessageProperty.Name, out var p) ? p as HttpResponseMessageProperty : null;
                 response.StatusCode = property != null && property.StatusCode != 0 ? (int)property.StatusCode : 200; // Mono leaves an untouched StatusCode at 0
+                if (soap)
+                {
+                    response.ContentType = encoder.ContentType;
+                    if (reply.IsFault) response.StatusCode = (int)HttpStatusCode.InternalServerError;
+                }
                 long? declaredLength = null;
                 if (property != null)
                 {
@@ -41,9 +51,9 @@ namespace Comparator.WcfClassicService.Transport
                 }
                 if (reply.IsEmpty || (property != null && property.SuppressEntityBody)) { response.ContentLength64 = 0; response.Close(); return; }
 
-                if (declaredLength != null)
+                if (declaredLength != null || soap)
                 {
-                    var buffer = new MemoryStream(declaredLength.Value > int.MaxValue ? 0 : (int)declaredLength.Value);
+                    var buffer = new MemoryStream(declaredLength is long length && length <= int.MaxValue ? (int)length : 0);
                     encoder.WriteMessage(reply, buffer);
                     response.ContentLength64 = buffer.Length; // what was encoded, whatever was declared
                     response.OutputStream.Write(buffer.GetBuffer(), 0, (int)buffer.Length);
@@ -65,6 +75,25 @@ namespace Comparator.WcfClassicService.Transport
                 Abort(response); // the client went away, or the reply could not be encoded: drop this connection
             }
         }
+
+        /// <summary>
+        /// A request the dispatcher took but never answered: Mono's dispatcher, on a duplex channel, builds
+        /// the fault for an error outside the operation (a body the formatter cannot read, say) and drops
+        /// it. SOAP gets WCF's generic internal-error fault through the encoder; the rest a bare 500.
+        /// </summary>
+        public static void Unanswered(HttpListenerContext context, MessageEncoder encoder)
+        {
+            if (!IsSoap(encoder)) { Finish(context.Response, HttpStatusCode.InternalServerError); return; }
+            var code = new FaultCode("InternalServiceFault", InternalFaultNamespace);
+            var fault = Message.CreateMessage(encoder.MessageVersion, MessageFault.CreateFault(code, InternalFaultReason), (string?)null);
+            Write(context, fault, encoder);
+        }
+
+        /// <summary>The code's namespace and the text .NET Framework's dispatcher sends for an internal error without details.</summary>
+        private const string InternalFaultNamespace = "http://schemas.microsoft.com/net/2005/12/windowscommunicationfoundation/dispatcher";
+        private const string InternalFaultReason = "The server was unable to process the request due to an internal error.";
+
+        private static bool IsSoap(MessageEncoder encoder) => encoder.MessageVersion.Envelope != EnvelopeVersion.None;
 
         /// <summary>413 before the body is read; the unread body stays on the socket, so the connection closes.</summary>
         public static void RefuseTooLarge(HttpListenerResponse response)
