@@ -135,4 +135,20 @@ public sealed class BottleneckTests
         Assert.Contains(CellFlags.WaitBound, CellFlags.For(new[] { idle }, 100, 2));
         Assert.DoesNotContain(CellFlags.WaitBound, CellFlags.For(new[] { ResultsTests.Window(1000, clientCpu: 0.5, serverCpu: 1.2) }, 100, 2));
     }
+
+    [Fact]
+    public void Cores_taken_by_other_processes_flag_the_cell_contended_and_are_no_wait()
+    {
+        // Server 0.2 + driver 0.1 cores, but the machine's two cores were busy: a build took the rest.
+        var shared = ResultsTests.Window(1000, clientCpu: 0.1, serverCpu: 0.2) with { MachineCpuSeconds = 1.95 };
+        var quiet = shared with { MachineCpuSeconds = 0.35 }; // 0.05 cores of others: the kernel's own threads
+
+        Assert.Equal(1.65, shared.OtherCores!.Value, 6);
+        Assert.Equal(CellBottleneck.Machine, BottleneckRule.Of(new[] { shared }, 100, 2, Array.Empty<string>())!.Kind);
+        Assert.Contains(CellFlags.Contended, CellFlags.For(new[] { shared }, 100, 2));
+        Assert.DoesNotContain(CellFlags.WaitBound, CellFlags.For(new[] { shared }, 100, 2));
+        Assert.Equal(CellBottleneck.Wait, BottleneckRule.Of(new[] { quiet }, 100, 2, Array.Empty<string>())!.Kind);
+        Assert.DoesNotContain(CellFlags.Contended, CellFlags.For(new[] { quiet }, 100, 2));
+        Assert.Null((shared with { ServerCpuSeconds = null }).OtherCores); // an external target's share is unknown
+    }
 }

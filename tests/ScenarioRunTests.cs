@@ -47,6 +47,39 @@ public sealed class ScenarioRunTests : IDisposable
     }
 
     [Fact]
+    public async Task The_migration_example_measures_served_targets_by_operation_with_the_cpu_of_their_processes()
+    {
+        // Two services already running (as `serve` leaves them), measured from outside: the pids come from their ports.
+        using var serve = await ComparatorProcess.StartAndWaitForAsync("ready", "serve", "--targets", "wcf-classic,webapi-selfhost");
+        var urls = serve.Stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .Select(l => l.Split(' ')).Where(f => f.Length == 2 && f[1].StartsWith("http://", StringComparison.Ordinal)).ToDictionary(f => f[0], f => f[1]);
+        var file = Path.Combine(BuildLayout.Discover().RepositoryRoot, "scenarios", "migration.json");
+        var outDir = Path.Combine(_dir.FullName, "out");
+
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync(new[] { "run", "--scenario", file,
+            "--target", $"wcf-classic={urls["wcf-classic"]}", "--target", $"webapi-selfhost={urls["webapi-selfhost"]}", "--out", outDir }.Concat(Short).ToArray());
+
+        Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+        var run = Saved(outDir);
+        var operations = run.Spec.Scenario!.Operations.Select(o => o.Name).ToList();
+        Assert.Contains("get-items", operations);
+        Assert.Contains("echo-order", operations);
+        Assert.Equal(operations, run.Cells.Select(c => c.Key.Endpoint).Distinct());
+        // Different paths per target: the request each one was asked is kept with the results.
+        var echo = run.Spec.Scenario.Operations.Single(o => o.Name == "echo-order");
+        Assert.NotEqual(echo.Requests.Single(r => r.Target == "wcf-classic").PathAndQuery, echo.Requests.Single(r => r.Target == "webapi-selfhost").PathAndQuery);
+        Assert.All(run.Cells, c => Assert.True(c.Summary is { Requests: > 0, Failed: 0, ServerCpuSeconds: > 0, ServerPeakRssMb: > 0 }, $"{c.Key}: no CPU figures"));
+        var dir = Assert.Single(new DirectoryInfo(outDir).GetDirectories()).FullName;
+        foreach (var report in new[] { "report.md", "report.html" })
+        {
+            var text = File.ReadAllText(Path.Combine(dir, report));
+            Assert.Contains("Operations", text);
+            Assert.All(operations, o => Assert.Contains(o, text));
+        }
+        Assert.Contains("echo-order", stdout); // the side-by-side table names the operations
+    }
+
+    [Fact]
     public async Task The_contract_scenario_on_the_default_pair_measures_the_same_cells_as_a_plain_run()
     {
         var file = Path.Combine(BuildLayout.Discover().RepositoryRoot, "scenarios", "contract.json");

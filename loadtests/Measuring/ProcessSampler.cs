@@ -1,6 +1,7 @@
 using System;
 using System.Globalization;
 using System.IO;
+using System.Linq;
 
 namespace Comparator.Measuring;
 
@@ -38,6 +39,25 @@ public static class ProcessSampler
             return ticks / TicksPerSecond;
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>
+    /// Busy CPU seconds of every core so far, whoever used them: /proc/stat's first line, user + nice +
+    /// system + irq + softirq + steal (idle and iowait left out); null off Linux.
+    /// </summary>
+    public static double? MachineBusySeconds()
+    {
+        try
+        {
+            var fields = File.ReadLines("/proc/stat").First().Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            if (fields[0] != "cpu") return null;
+            long Field(int i) => i < fields.Length ? long.Parse(fields[i], CultureInfo.InvariantCulture) : 0;
+            return (Field(1) + Field(2) + Field(3) + Field(6) + Field(7) + Field(8)) / TicksPerSecond;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidOperationException)
         {
             return null;
         }

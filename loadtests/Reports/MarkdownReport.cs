@@ -81,6 +81,7 @@ public static class MarkdownReport
         md.AppendLine("- noisy: the coefficient of variation of requests/s over the cell's launches and rounds was above --precision (see the cv column): the interval of its ratio is wide.");
         md.AppendLine("- wait-bound: the cores the cell could use were less than half busy while each request stayed in flight far longer than its CPU cost: a wait set the pace, and the verdict claims no lead there.");
         md.AppendLine("- starved: a .NET target's thread pool had work queued while it added threads (runtime counters): blocked threads set the pace, and the verdict claims no lead there.");
+        md.AppendLine("- contended: other processes on the machine used a quarter core or more (a tenth of the cores on larger machines) during a window: the stacks shared the cores with them.");
         md.AppendLine("- drivers-disagree: two drivers on the same cell differ by more than 15% in requests/s, or by more than 64 bytes a response (more than headers explain).");
         md.AppendLine("- n/a: the driver cannot measure this endpoint faithfully; the reason is in not_measured_reason.");
         md.AppendLine("- no-server-cpu: the server is not a process of this run (external target), so CPU figures are absent.");

@@ -40,9 +40,10 @@ public static class Verdict
             : "req/s varied across repeats beyond the noise limit, a small gap there is no lead"),
         (CellFlags.WaitBound, "the cores it could use were less than half busy while requests stayed in flight far longer than their CPU cost: a wait set the pace, so no lead is claimed there"),
         (CellFlags.Starved, "the .NET thread pool had work queued while it added threads: blocked threads set the pace, so no lead is claimed there"),
+        (CellFlags.Contended, "other processes on the machine used a quarter core or more during its windows: the stacks shared the cores with them"),
     };
 
-    private static readonly string[] Limits = { CellFlags.ClientBound, CellFlags.MachineBound, CellFlags.Noisy, CellFlags.WaitBound, CellFlags.Starved };
+    private static readonly string[] Limits = { CellFlags.ClientBound, CellFlags.MachineBound, CellFlags.Noisy, CellFlags.WaitBound, CellFlags.Starved, CellFlags.Contended };
 
     public static IReadOnlyList<VerdictLine> Build(RunResult run)
     {

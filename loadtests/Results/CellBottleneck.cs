@@ -24,7 +24,7 @@ public sealed record CellBottleneck(string Kind, double? CoresBusy, double? Busy
     /// <summary>The one-line reading of the kind, for reports.</summary>
     public static string Meaning(string kind) => kind switch
     {
-        Machine => "driver and server together kept every core busy",
+        Machine => "every core was busy: driver and server together, or with other processes where the cell is flagged contended",
         Client => "the driver used a core or more: it set the pace",
         Wait => "the cores it could use were less than half busy: a wait set the pace, not computation",
         Server => "the server's work set the pace",

@@ -71,8 +71,19 @@ public sealed record Measurement(
     DateTimeOffset? WindowStartedAt = null,
     int? Launch = null,
     int? Round = null,
-    RuntimeCounters? Counters = null)
+    RuntimeCounters? Counters = null,
+    double? MachineCpuSeconds = null)
 {
+    // MachineCpuSeconds: every core's busy time over the window (/proc/stat), whoever used it; null off Linux and in older files.
+
+    /// <summary>
+    /// CPU seconds per second of the window used by processes other than the server and the driver
+    /// (another tenant, a build, the kernel's own threads); null where either side is not read.
+    /// </summary>
+    public double? OtherCores => MachineCpuSeconds is double m && ServerCpuSeconds is double s && ElapsedSeconds > 0
+        ? Math.Max(0, m - s - ClientCpuSeconds) / ElapsedSeconds
+        : null;
+
     // Counters: the .NET runtime's counters over this window (EventPipe); null for Mono, external targets and older files.
     // Launch: which fresh start of the target this window belongs to (0-based), Round: its round in
     // that launch. Both null in files saved before launches were recorded.

@@ -22,12 +22,15 @@ public static class BottleneckRule
             double? busy = r.ServerCpuSeconds is double s ? (s + r.ClientCpuSeconds) / r.ElapsedSeconds : null;
             double? cpu = r.ServerCpuSeconds is double t ? (t + r.ClientCpuSeconds) * 1e6 / r.Succeeded : null;
             double? inFlight = r.RequestsPerSecond > 0 ? concurrency / r.RequestsPerSecond * 1000 : null;
-            return (Busy: busy, Share: busy / cores, InFlight: inFlight, Cpu: cpu);
+            double? machine = r.MachineCpuSeconds is double m ? m / r.ElapsedSeconds / logicalCores : null;
+            return (Busy: busy, Share: busy / cores, InFlight: inFlight, Cpu: cpu, Machine: machine);
         }).OrderBy(f => f.Share ?? double.MaxValue).ToList();
         var median = figures[(figures.Count - 1) / 2];
         var kind = flags.Contains(CellFlags.MachineBound) ? CellBottleneck.Machine
             : flags.Contains(CellFlags.ClientBound) ? CellBottleneck.Client
             : median.Share is not double share ? CellBottleneck.Unknown
+            // Idle for the server and driver but not for the machine: other processes took the cores, no wait.
+            : share < WaitBoundShare && median.Machine >= CellFlags.MachineBoundShare ? CellBottleneck.Machine
             : share < WaitBoundShare ? CellBottleneck.Wait
             : CellBottleneck.Server;
         return new CellBottleneck(kind, median.Busy, median.Share, median.InFlight, median.Cpu);

@@ -26,6 +26,12 @@ public static class CellFlags
     /// <summary>A .NET target's thread pool had work queued while it was adding threads: blocked threads set the pace.</summary>
     public const string Starved = "starved";
 
+    /// <summary>Processes other than the server and the driver used CPU in the window: the machine was shared with them.</summary>
+    public const string Contended = "contended";
+
+    /// <summary>Cores' worth of CPU used by other processes in a window, at or above which it is contended: a quarter core, or a tenth of the machine.</summary>
+    public static double ContendedCores(int logicalCores) => Math.Max(0.25, 0.1 * logicalCores);
+
     /// <summary>Threads the pool added within one window, at or above which a queued pool is starving rather than settling.</summary>
     public const double StarvedInjectedThreads = 2;
 
@@ -50,6 +56,7 @@ public static class CellFlags
         Failed => "failed requests are out of req/s and latency; see failureSamples in results.json",
         WaitBound => "wait-bound cells kept the cores they could use less than half busy while each request stayed in flight far longer than its CPU cost " +
                      "(Little's law: concurrency ÷ req/s): a timer, a delayed ACK, a lock or a blocked pool set the pace, not the framework's work; no lead is claimed there (see \"What bounded each cell\")",
+        Contended => "contended cells shared the machine with other processes (a build, another tenant): their figures are lower and noisier than the stacks alone would give; measure on a quiet machine",
         Starved => "starved cells had work queued on the .NET thread pool while it was adding threads or while the cores stood idle: blocking calls held the pool's threads, " +
                    "so req/s and latency measure the pool, not the framework's work; no lead is claimed there (see the runtime counters)",
         _ => null,
@@ -76,6 +83,7 @@ public static class CellFlags
                              (s + r.ClientCpuSeconds) / r.ElapsedSeconds >= MachineBoundShare * logicalCores)) flags.Add(MachineBound);
         if (Spread.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()) > precision) flags.Add(Noisy);
         if (repeats.Count > 0 && repeats.All(r => r.ServerCpuSeconds is null)) flags.Add(NoServerCpu);
+        if (repeats.Any(r => r.OtherCores >= ContendedCores(logicalCores))) flags.Add(Contended);
         if (BottleneckRule.Of(repeats, concurrency, logicalCores, flags) is { Kind: CellBottleneck.Wait }) flags.Add(WaitBound);
         if (repeats.Any(r => IsStarved(r, concurrency, logicalCores))) flags.Add(Starved);
         return flags;

@@ -80,11 +80,13 @@ public sealed class CellMeasurer
     {
         var startedAt = DateTimeOffset.UtcNow;
         var serverCpuBefore = serverPid is int p ? ProcessSampler.CpuSeconds(p) : null;
+        var machineBefore = ProcessSampler.MachineBusySeconds();
         var window = await session.RunAsync(_options.Duration, cancellationToken);
         if (cancellationToken.IsCancellationRequested) return null;
+        var machineAfter = ProcessSampler.MachineBusySeconds();
         var serverCpuAfter = serverPid is int q ? ProcessSampler.CpuSeconds(q) : null;
         var rss = serverPid is int r ? ProcessSampler.PeakRssMb(r) : null;
-        return ToMeasurement(window, serverCpuAfter - serverCpuBefore, rss) with { WindowStartedAt = startedAt };
+        return ToMeasurement(window, serverCpuAfter - serverCpuBefore, rss) with { WindowStartedAt = startedAt, MachineCpuSeconds = machineAfter - machineBefore };
     }
 
     public static Measurement ToMeasurement(DriverWindow w, double? serverCpuSeconds, double? serverPeakRssMb)
