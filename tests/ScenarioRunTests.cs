@@ -77,6 +77,7 @@ public sealed class ScenarioRunTests : IDisposable
             Assert.All(operations, o => Assert.Contains(o, text));
         }
         Assert.Contains("echo-order", stdout); // the side-by-side table names the operations
+        Assert.Contains("echo-order, time: asked differently of each target", File.ReadAllText(Path.Combine(dir, "report.md"))); // SOAP beside REST: no framework-only claim
     }
 
     [Fact]

@@ -202,6 +202,14 @@ public static class Verdict
         var single = cells.Count(c => pairTargets.Contains(c.Key.Target) && c.Summary is not null && LeadRule.UnitKeys(c.Repeats).Select(k => k.Launch).Distinct().Count() < 2);
         if (single > 0)
             yield return $"one launch only in {single.ToString(CultureInfo.InvariantCulture)} cell(s): the process-to-process noise is unknown, so no lead is claimed there; measure with --launches 2 or more (not --quick).";
+        if (run.Spec.Scenario is ScenarioSpec scenario)
+        {
+            // Asked differently (SOAP beside REST, another body): the gap is the two services', not one framework's.
+            var differ = scenario.Operations.Where(o => o.Requests.Where(r => pairTargets.Contains(r.Target))
+                .Select(r => (r.Method, r.PathAndQuery, r.BodyFile, string.Join("\n", r.Headers))).Distinct().Count() > 1).Select(o => o.Name).Distinct().ToList();
+            if (differ.Count > 0)
+                yield return $"{string.Join(", ", differ)}: asked differently of each target (method, path, headers or body; see Operations): the gap there is the two services' whole difference, protocol and payload included, not their frameworks' alone.";
+        }
         foreach (var t in run.Targets.Where(t => pairTargets.Contains(t.Name) && t.External))
             yield return $"{t.Name} is a service given by URL: every launch measured the same process, so its interval covers windows of that one process, not process-to-process variance.";
         foreach (var t in run.Targets.Where(t => t.LaunchFailures is { Count: > 0 }))

@@ -42,7 +42,7 @@ public sealed record ScenarioRequest(string Method, string PathAndQuery, IReadOn
 public sealed record Expectation(IReadOnlyList<int> Status, BodyRule? Body)
 {
     /// <summary>"200, same as webapi": one line for reports.</summary>
-    public string Describe() => (Status.Count == 0 ? "2xx" : string.Join(" or ", Status)) + (Body is null ? "" : ", " + Body.Describe());
+    public string Describe() => "status " + (Status.Count == 0 ? "2xx" : string.Join(" or ", Status)) + (Body is null ? "" : ", " + Body.Describe());
 }
 
 /// <summary>One rule on an answer's body.</summary>
