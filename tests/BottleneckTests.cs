@@ -43,7 +43,7 @@ public sealed class BottleneckTests
             var options = RunOptionsParser.Parse(new[]
             {
                 "--targets", "kestrel", "--endpoints", "time", "--concurrency", "64", "--warmup", "1s", "--first-warmup", "1s",
-                "--duration", "3s", "--repeat", "1", "--launches", "1", "--out", System.IO.Path.GetTempPath(),
+                "--duration", "3s", "--repeat", "1", "--launches", "1", "--rate", "none", "--out", System.IO.Path.GetTempPath(),
             }, layout);
             options = options with
             {

@@ -54,7 +54,7 @@ public sealed class CliTests : IDisposable
     public async Task Repeated_endpoints_and_sizes_are_all_measured()
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel", "--endpoints", "time", "--endpoints", "echo-post",
-            "--sizes", "500", "--sizes", "4KB,64KB", "--warmup", "0", "--first-warmup", "0", "--duration", "0.2s", "--repeat", "1", "--launches", "1", "--out", _out.FullName);
+            "--sizes", "500", "--sizes", "4KB,64KB", "--warmup", "0", "--first-warmup", "0", "--duration", "0.2s", "--repeat", "1", "--launches", "1", "--rate", "none", "--out", _out.FullName);
 
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         var run = Results();

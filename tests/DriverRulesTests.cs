@@ -37,8 +37,8 @@ public sealed class DriverRulesTests
         Assert.Empty(DriverAgreement.Flag(new[] { Cell("wrk", 1, 1) }).Single().Flags);
 
     [Theory]
-    [InlineData(null, new[] { "httpclient" })]
-    [InlineData("all", new[] { "httpclient", "ab", "wrk" })]
+    [InlineData(null, new[] { "socket" })]
+    [InlineData("all", new[] { "socket", "httpclient", "ab", "wrk" })]
     [InlineData("wrk,ab", new[] { "wrk", "ab" })]
     public void Driver_lists_resolve(string? raw, string[] expected) => Assert.Equal(expected, DriverCatalog.Resolve(raw));
 

@@ -10,7 +10,7 @@ using Xunit;
 
 namespace Comparator.Tests;
 
-/// <summary>The in-process driver against real services: exact byte counts and failure accounting.</summary>
+/// <summary>The in-process drivers (socket, httpclient) against real services: exact byte counts and failure accounting, every test for each.</summary>
 [Collection(TargetsCollection.Name)]
 public sealed class DriverTests
 {
@@ -19,10 +19,21 @@ public sealed class DriverTests
 
     public DriverTests(TargetsFixture targets) => _targets = targets;
 
-    public static TheoryData<string, string> TargetsAndEndpoints()
+    public static readonly string[] InProcess = { SocketDriver.DriverName, HttpClientDriver.DriverName };
+
+    private static ILoadDriver Driver(string name) => name == SocketDriver.DriverName ? new SocketDriver() : new HttpClientDriver();
+
+    public static TheoryData<string, string, string> TargetsAndEndpoints()
+    {
+        var data = new TheoryData<string, string, string>();
+        foreach (var d in InProcess) foreach (var t in TargetsFixture.TargetNames) foreach (var e in new[] { "echo-post", "echo-put", "json" }) data.Add(d, (string)t[0], e);
+        return data;
+    }
+
+    public static TheoryData<string, string> TargetsAndDrivers()
     {
         var data = new TheoryData<string, string>();
-        foreach (var t in TargetsFixture.TargetNames) foreach (var e in new[] { "echo-post", "echo-put", "json" }) data.Add((string)t[0], e);
+        foreach (var d in InProcess) foreach (var t in TargetsFixture.TargetNames) data.Add(d, (string)t[0]);
         return data;
     }
 
@@ -34,7 +45,7 @@ public sealed class DriverTests
     /// </summary>
     [Theory]
     [MemberData(nameof(TargetsAndEndpoints))]
-    public async Task Bytes_counted_per_request_equal_the_same_exchange_over_a_raw_socket(string target, string endpointName)
+    public async Task Bytes_counted_per_request_equal_the_same_exchange_over_a_raw_socket(string driver, string target, string endpointName)
     {
         var endpoint = Endpoints.Find(endpointName)!;
         var baseUrl = _targets.Default(target).BaseUrl;
@@ -43,7 +54,7 @@ public sealed class DriverTests
         var rawRequest = RawHttp.BuildRequest(endpoint.Method, request.Url.PathAndQuery, baseUrl, endpoint.SendsBody ? payload : null, new[] { "Connection: close" });
         var rawResponse = await RawHttp.SendAsync(baseUrl, rawRequest, TimeSpan.FromSeconds(10));
 
-        using var session = new HttpClientDriver().Open(request, concurrency: 1, keepAlive: false, TimeSpan.FromSeconds(10));
+        using var session = Driver(driver).Open(request, concurrency: 1, keepAlive: false, TimeSpan.FromSeconds(10));
         var window = await session.RunAsync(Window, CancellationToken.None);
         // The counts are what this checks, not speed: on a loaded machine (other test collections run
         // alongside) one exchange with a Mono target can outlast the short window; then take a longer one.
@@ -58,15 +69,15 @@ public sealed class DriverTests
     }
 
     [Theory]
-    [MemberData(nameof(TargetsFixture.TargetNames), MemberType = typeof(TargetsFixture))]
-    public async Task With_keep_alive_the_request_bytes_are_exact_and_connections_are_reused(string target)
+    [MemberData(nameof(TargetsAndDrivers))]
+    public async Task With_keep_alive_the_request_bytes_are_exact_and_connections_are_reused(string driver, string target)
     {
         var baseUrl = _targets.Default(target).BaseUrl;
         var payload = PayloadCatalogue.Generate(500);
         var request = LoadRequest.For(Endpoints.EchoPost, baseUrl, payload, JsonSample.DefaultItems);
         var rawRequest = RawHttp.BuildRequest(Endpoints.EchoPost, baseUrl, "", payload);
 
-        using var session = new HttpClientDriver().Open(request, concurrency: 1, keepAlive: true, TimeSpan.FromSeconds(10));
+        using var session = Driver(driver).Open(request, concurrency: 1, keepAlive: true, TimeSpan.FromSeconds(10));
         var window = await session.RunAsync(Window, CancellationToken.None);
 
         Assert.Equal(0, window.Failed);
@@ -74,12 +85,14 @@ public sealed class DriverTests
         Assert.True(window.ConnectionsOpened < window.Requests, $"{window.ConnectionsOpened} connections for {window.Requests} requests");
     }
 
-    [Fact]
-    public async Task Status_500_answers_are_counted_as_failed_and_non_2xx_and_kept_out_of_latency()
+    [Theory]
+    [InlineData("socket")]
+    [InlineData("httpclient")]
+    public async Task Status_500_answers_are_counted_as_failed_and_non_2xx_and_kept_out_of_latency(string driver)
     {
         using var server = new FaultyServer(FaultyServer.Mode.Status500);
         var request = LoadRequest.For(Endpoints.EchoPost, server.BaseUrl, PayloadCatalogue.Generate(100), 3);
-        using var session = new HttpClientDriver().Open(request, concurrency: 2, keepAlive: true, TimeSpan.FromSeconds(10));
+        using var session = Driver(driver).Open(request, concurrency: 2, keepAlive: true, TimeSpan.FromSeconds(10));
 
         var window = await session.RunAsync(Window, CancellationToken.None);
 
@@ -90,12 +103,14 @@ public sealed class DriverTests
         Assert.Contains("status 500", window.FailureSamples);
     }
 
-    [Fact]
-    public async Task A_wrong_echo_of_the_right_length_is_counted_as_failed()
+    [Theory]
+    [InlineData("socket")]
+    [InlineData("httpclient")]
+    public async Task A_wrong_echo_of_the_right_length_is_counted_as_failed(string driver)
     {
         using var server = new FaultyServer(FaultyServer.Mode.WrongEcho);
         var request = LoadRequest.For(Endpoints.EchoPut, server.BaseUrl, PayloadCatalogue.Generate(100), 3);
-        using var session = new HttpClientDriver().Open(request, concurrency: 2, keepAlive: true, TimeSpan.FromSeconds(10));
+        using var session = Driver(driver).Open(request, concurrency: 2, keepAlive: true, TimeSpan.FromSeconds(10));
 
         var window = await session.RunAsync(Window, CancellationToken.None);
 
@@ -106,14 +121,16 @@ public sealed class DriverTests
         Assert.Contains(window.FailureSamples, s => s.Contains("differs"));
     }
 
-    [Fact]
-    public async Task A_dead_port_gives_errors_not_successes()
+    [Theory]
+    [InlineData("socket")]
+    [InlineData("httpclient")]
+    public async Task A_dead_port_gives_errors_not_successes(string driver)
     {
         using var server = new FaultyServer(FaultyServer.Mode.Status500);
         var url = server.BaseUrl;
         server.Dispose(); // nothing listens there now
         var request = LoadRequest.For(Endpoints.Time, url, Array.Empty<byte>(), 3);
-        using var session = new HttpClientDriver().Open(request, concurrency: 2, keepAlive: true, TimeSpan.FromSeconds(5));
+        using var session = Driver(driver).Open(request, concurrency: 2, keepAlive: true, TimeSpan.FromSeconds(5));
 
         var window = await session.RunAsync(Window, CancellationToken.None);
 

@@ -58,7 +58,7 @@ public sealed class ResultsTests
         var json = ResultStore.Serialize(run);
         using var doc = System.Text.Json.JsonDocument.Parse(json);
         var verdict = Assert.Single(doc.RootElement.GetProperty("verdicts").EnumerateArray().ToList());
-        Assert.Equal(new[] { "endpoint", "sizeBytes", "concurrency", "baseline", "other", "metric", "ratio", "ratioLow", "ratioHigh", "confidence", "leader", "reason" },
+        Assert.Equal(new[] { "endpoint", "sizeBytes", "concurrency", "baseline", "other", "metric", "ratio", "ratioLow", "ratioHigh", "confidence", "leader", "reason", "rate" },
             verdict.EnumerateObject().Select(p => p.Name));
         Assert.Equal("rps", verdict.GetProperty("metric").GetString());
         Assert.Equal(0.99, verdict.GetProperty("confidence").GetDouble());
@@ -132,14 +132,22 @@ public sealed class ResultsTests
         Assert.Null(repeats[0].ServerCpuUsPerRequest);
     }
 
-    [Theory]
-    [InlineData(new double[] { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, 50, 5)]
-    [InlineData(new double[] { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, 90, 9)]
-    [InlineData(new double[] { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, 99, 10)]
-    [InlineData(new double[] { 7 }, 99, 7)]
-    [InlineData(new double[0], 50, 0)]
-    public void Percentiles_use_the_nearest_rank(double[] sorted, double percent, double expected) =>
-        Assert.Equal(expected, LatencySummary.Percentile(sorted, percent));
+    [Fact]
+    public void Latency_percentiles_come_from_the_histogram_at_three_significant_digits()
+    {
+        var recorder = new Comparator.Measuring.LatencyRecorder();
+        for (var us = 1; us <= 10_000; us++) recorder.RecordMicroseconds(us); // 1 µs to 10 ms, evenly
+
+        var summary = recorder.Summary();
+
+        Assert.Equal(5.0, summary.P50Ms, 0.005 * 5);
+        Assert.Equal(9.0, summary.P90Ms, 0.005 * 9);
+        Assert.Equal(9.9, summary.P99Ms, 0.005 * 9.9);
+        Assert.Equal(9.99, summary.P999Ms!.Value, 0.005 * 9.99);
+        Assert.Equal(10.0, summary.MaxMs, 0.005 * 10);
+        Assert.Equal(Comparator.Results.PercentilePoint.Standard, summary.Distribution!.Select(p => p.Percentile));
+        Assert.Equal(LatencySummary.Empty, new Comparator.Measuring.LatencyRecorder().Summary());
+    }
 
     [Fact]
     public void Csv_and_markdown_hold_every_cell_in_invariant_numbers()

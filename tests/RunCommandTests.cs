@@ -62,7 +62,7 @@ public sealed class RunCommandTests : IDisposable
     public async Task Each_cell_measures_the_targets_in_turn_in_alternating_order_per_repeat()
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel,httplistener", "--endpoints", "time,json",
-            "--warmup", "0", "--launches", "1", "--duration", "0.3s", "--repeat", "3", "--out", _out.FullName);
+            "--warmup", "0", "--launches", "1", "--duration", "0.3s", "--repeat", "3", "--rate", "none", "--out", _out.FullName);
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.json")), "results.json");
 
@@ -118,8 +118,8 @@ public sealed class RunCommandTests : IDisposable
         var rows = csv.Skip(1).Select(l => l.Split(',')).ToList();
         string Col(string[] row, string name) => row[Array.IndexOf(header, name)];
 
-        Assert.Equal(2 * 3, rows.Count);
-        Assert.Equal(new[] { "ab", "httpclient", "wrk" }, rows.Select(r => Col(r, "driver")).Distinct().OrderBy(d => d));
+        Assert.Equal(2 * 4, rows.Count);
+        Assert.Equal(new[] { "ab", "httpclient", "socket", "wrk" }, rows.Select(r => Col(r, "driver")).Distinct().OrderBy(d => d));
         var abPut = rows.Single(r => Col(r, "driver") == "ab" && Col(r, "endpoint") == "echo-put");
         Assert.Equal("n/a", Col(abPut, "flags"));
         Assert.Contains("HTTP/1.0", Col(abPut, "not_measured_reason"));
@@ -166,7 +166,7 @@ public sealed class RunCommandTests : IDisposable
     public async Task Sigterm_mid_run_stops_the_load_and_the_target_and_writes_partial_results()
     {
         using var watched = await ComparatorProcess.StartAndWaitForAsync("[1/1]", "run", "--targets", "kestrel", "--endpoints", "time",
-            "--warmup", "0", "--launches", "1", "--duration", "60s", "--out", _out.FullName); // returns once the cell's load has started
+            "--warmup", "0", "--launches", "1", "--duration", "60s", "--rate", "none", "--out", _out.FullName); // returns once the cell's load has started
         var comparator = watched.Process;
 
         ChildProcesses.Signal(comparator.Id, 15);
@@ -189,7 +189,7 @@ public sealed class RunCommandTests : IDisposable
     public async Task A_target_killed_mid_cell_fails_that_cell_skips_the_rest_with_a_reason_and_results_are_written()
     {
         using var watched = await ComparatorProcess.StartAndWaitForAsync("[1/2]", "run", "--targets", "kestrel", "--endpoints", "time,json",
-            "--warmup", "0", "--launches", "1", "--duration", "3s", "--repeat", "1", "--out", _out.FullName);
+            "--warmup", "0", "--launches", "1", "--duration", "3s", "--repeat", "1", "--rate", "none", "--out", _out.FullName);
         var comparator = watched.Process;
 
         var target = ChildProcesses.Of(comparator.Id).Single(pid => File.ReadAllText($"/proc/{pid}/cmdline").Contains("KestrelService"));

@@ -23,7 +23,7 @@ public static class BenchDriverCommand
     public static Command Define()
     {
         var bench = new Command("bench-driver",
-            "Measure the load drivers themselves: the in-process driver and wrk on the cheapest request (the kestrel target's time endpoint), " +
+            "Measure the load drivers themselves: the socket and httpclient drivers and wrk on the cheapest request (the kestrel target's time endpoint), " +
             "with requests/s and client CPU per request for each and their ratio.")
         {
             CommandLine.Many("--concurrency", "N", "Requests in flight. Default: 100."),
@@ -43,7 +43,7 @@ public static class BenchDriverCommand
     {
         var runArgs = new List<string>
         {
-            "--targets", Target, "--endpoints", "time", "--driver", $"{HttpClientDriver.DriverName},{WrkDriver.DriverName}",
+            "--targets", Target, "--endpoints", "time", "--driver", $"{SocketDriver.DriverName},{HttpClientDriver.DriverName},{WrkDriver.DriverName}",
             "--concurrency", reader.Value("--concurrency") ?? "100", "--warmup", reader.Value("--warmup") ?? "2s",
             "--duration", reader.Value("--duration") ?? "5s", "--repeat", reader.Value("--repeat") ?? "3",
         };

@@ -46,6 +46,9 @@ public static class RunCommand
                 $"sweep: 64B to 4MB in x4 steps. Default: {RunOptionsParser.DefaultSizes}."),
             CommandLine.Many("--concurrency", "N", "Requests in flight, 1 to 10000; one cell per value. Default: 100."),
             CommandLine.One("--keep-alive", "true|false", "Reuse connections. Default: true."),
+            CommandLine.One("--rate", "R|PERCENT|auto|none", "Fixed-rate passes after each closed-loop cell (socket driver): requests/s sent at a constant arrival rate, " +
+                "latency counted from each request's intended send time. A number (a list allowed), a share of the lower closed-loop capacity of the compared targets (50%), " +
+                $"auto (25%, 50%, 75%) or none. Default: {RunOptionsParser.DefaultRate} (--quick: none)."),
             CommandLine.One("--warmup", "DURATION", $"Load before every cell's measured repeats, not measured (2s, 500ms, 1m). Default: {RunOptionsParser.DefaultWarmup}."),
             CommandLine.One("--first-warmup", "DURATION", $"Warm-up of each target's first, cold cell. Default: {RunOptionsParser.DefaultFirstWarmup}, or --warmup when given alone."),
             CommandLine.One("--duration", "DURATION", $"Length of one measured repeat. Default: {RunOptionsParser.DefaultDuration}."),

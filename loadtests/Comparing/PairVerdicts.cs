@@ -16,7 +16,10 @@ namespace Comparator.Comparing;
 public static class PairVerdicts
 {
     /// <summary>The run's stored verdicts, or, for a result built in memory without them, the rule's judgement now.</summary>
-    public static IReadOnlyList<CellVerdict> Judged(this RunResult run) => run.Verdicts ?? Build(run);
+    public static IReadOnlyList<CellVerdict> Judged(this RunResult run) => (run.Verdicts ?? Build(run)).Where(v => v.Rate is null).ToList();
+
+    /// <summary>The decisions on the fixed-rate cells: server CPU and p99 at the same asked rate, lower leading.</summary>
+    public static IReadOnlyList<CellVerdict> JudgedAtRate(this RunResult run) => (run.Verdicts ?? Build(run)).Where(v => v.Rate is not null).ToList();
 
     public const string WithinNoise = "within noise";
 
@@ -36,7 +39,7 @@ public static class PairVerdicts
     {
         var rule = RuleOf(run.Spec);
         var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
-        var cells = run.Cells.Where(c => c.Key.Driver == driver).ToList();
+        var cells = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is null).ToList();
         var baseline = run.Spec.BaselineTarget;
         var others = run.Targets.Select(t => t.Name).Concat(cells.Select(c => c.Key.Target)).Distinct()
             .Where(t => t != baseline && cells.Any(c => c.Key.Target == t)).ToList();
@@ -48,7 +51,44 @@ public static class PairVerdicts
                                               c.Key.SizeBytes == b.Key.SizeBytes && c.Key.Concurrency == b.Key.Concurrency);
             verdicts.Add(Decide(rule, b.Key, baseline, a, other, b));
         }
+        var rated = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is not null).ToList();
+        foreach (var other in others)
+        foreach (var b in rated.Where(c => c.Key.Target == other))
+        {
+            var a = rated.FirstOrDefault(c => c.Key with { Target = other } == b.Key && c.Key.Target == baseline);
+            verdicts.Add(DecideCost(rule, b.Key, baseline, a, other, b, CellVerdict.ServerCpu, m => m.ServerCpuUsPerRequest));
+            verdicts.Add(DecideCost(rule, b.Key, baseline, a, other, b, CellVerdict.P99, m => m.LatencyP99Ms));
+        }
         return verdicts;
+    }
+
+    /// <summary>
+    /// A cost at the same asked rate (server CPU, p99): the interval of other/baseline, the lower side
+    /// leading when it lies wholly beyond the minimum effect. A side that did not keep up is no comparison.
+    /// </summary>
+    public static CellVerdict DecideCost(LeadRule rule, CellKey key, string baseline, CellResult? a, string other, CellResult b, string metric,
+        System.Func<Measurement, double?> value)
+    {
+        CellVerdict Verdict(double? ratio, RatioInterval? interval, string? leader, string? reason) =>
+            new(key.Endpoint, key.SizeBytes, key.Concurrency, baseline, other, metric,
+                interval?.Ratio ?? ratio, interval?.Low, interval?.High, rule.Confidence, leader, reason, key.Rate);
+
+        var missing = new[] { (baseline, a), (other, b) }.Where(x => x.Item2?.Summary is null).ToList();
+        if (missing.Count > 0) return Verdict(null, null, null, string.Join("; ", missing.Select(m => $"not measured on {m.Item1}")));
+        foreach (var flag in new[] { CellFlags.Failed, CellFlags.Overloaded })
+        {
+            var on = new[] { (baseline, a!), (other, b) }.Where(x => x.Item2.Flags.Contains(flag)).Select(x => x.Item1).ToList();
+            if (on.Count > 0) return Verdict(null, null, null, $"{flag} on {(on.Count == 2 ? "both" : on[0])}: not the same load");
+        }
+        var median = value(a!.Summary!) is double va && va > 0 && value(b.Summary!) is double vb ? vb / va : (double?)null;
+        var interval = rule.Paired(a.Repeats, b.Repeats, value, out var whyNot);
+        if (interval is null) return Verdict(median, null, null, whyNot);
+        return rule.Decide(interval) switch
+        {
+            Direction.Higher => Verdict(null, interval, baseline, null), // other costs more: the baseline leads
+            Direction.Lower => Verdict(null, interval, other, null),
+            _ => Verdict(null, interval, null, WithinNoise),
+        };
     }
 
     /// <summary>One compared cell: the interval of other/baseline in requests/s, and who leads by the rule.</summary>

@@ -73,7 +73,7 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
         return Build(run.Cells.Where(c => c.Key.Target == from), run.Cells.Where(c => c.Key.Target == to), Where, rule, paired: true, from, to);
     }
 
-    private static string Where(CellResult c) => $"{c.Key.Endpoint} {c.SizeLabel} c={c.Key.Concurrency} {c.Key.Driver}";
+    private static string Where(CellResult c) => $"{c.Key.Endpoint} {c.SizeLabel} c={c.Key.Concurrency} {c.Key.Load}";
 
     private static RunDiff Build(IEnumerable<CellResult> baseCells, IEnumerable<CellResult> newCells, Func<CellResult, string> key,
         LeadRule rule, bool paired, string baseLabel, string newLabel)

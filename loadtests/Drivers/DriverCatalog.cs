@@ -8,12 +8,12 @@ namespace Comparator.Drivers;
 /// <summary>The drivers `run --driver` knows, and how to make them.</summary>
 public static class DriverCatalog
 {
-    public static IReadOnlyList<string> Names { get; } = new[] { HttpClientDriver.DriverName, AbDriver.DriverName, WrkDriver.DriverName };
+    public static IReadOnlyList<string> Names { get; } = new[] { SocketDriver.DriverName, HttpClientDriver.DriverName, AbDriver.DriverName, WrkDriver.DriverName };
 
     /// <summary>Resolves "httpclient", "ab", "wrk", "all" or a comma list into names; errors are one line.</summary>
     public static IReadOnlyList<string> Resolve(string? list)
     {
-        if (string.IsNullOrWhiteSpace(list)) return new[] { HttpClientDriver.DriverName };
+        if (string.IsNullOrWhiteSpace(list)) return new[] { SocketDriver.DriverName };
         if (list.Trim() == "all") return Names;
         var names = list.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Distinct().ToList();
         foreach (var name in names)
@@ -32,6 +32,7 @@ public static class DriverCatalog
         {
             AbDriver.DriverName => (ILoadDriver)new AbDriver(driverCpus),
             WrkDriver.DriverName => new WrkDriver(driverCpus),
+            SocketDriver.DriverName => new SocketDriver(),
             _ => new HttpClientDriver(),
         }).ToList();
 }

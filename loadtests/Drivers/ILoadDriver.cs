@@ -21,6 +21,9 @@ public interface ILoadDriver
     /// <summary>Why this driver cannot measure an endpoint faithfully, or null when it can.</summary>
     string? CannotMeasure(LoadRequest request, bool keepAlive);
 
+    /// <summary>Whether the driver can send at a constant arrival rate (<see cref="IDriverSession.RunAtRateAsync"/>).</summary>
+    bool HoldsRate => false;
+
     /// <summary>Opens a cell: a fresh connection pool (or tool invocation) for one request shape and concurrency.</summary>
     IDriverSession Open(LoadRequest request, int concurrency, bool keepAlive, TimeSpan requestTimeout);
 }
@@ -33,6 +36,14 @@ public interface IDriverSession : IDisposable
     /// for the duration, then waits for the requests in flight.
     /// </summary>
     Task<DriverWindow> RunAsync(TimeSpan duration, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Runs an open model for the duration: requests due at a constant rate whatever the server does,
+    /// each one's latency counted from its intended send time (coordinated omission corrected, as wrk2).
+    /// Only drivers whose <see cref="ILoadDriver.HoldsRate"/> is true implement it.
+    /// </summary>
+    Task<DriverWindow> RunAtRateAsync(TimeSpan duration, double rate, CancellationToken cancellationToken) =>
+        throw new NotSupportedException("this driver runs a closed loop only");
 }
 
 /// <summary>
@@ -53,4 +64,11 @@ public sealed record DriverWindow(
     long? ConnectionsOpened,
     double ClientCpuSeconds,
     IReadOnlyList<string> FailureSamples,
-    IReadOnlyList<string> Limitations);
+    IReadOnlyList<string> Limitations)
+{
+    /// <summary>Fixed-rate windows: requests due while their connection still waited for the previous answer.</summary>
+    public long? LateRequests { get; init; }
+
+    /// <summary>Fixed-rate windows: requests due in the window that were never sent before it ended.</summary>
+    public long? DroppedRequests { get; init; }
+}

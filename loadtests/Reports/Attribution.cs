@@ -70,12 +70,12 @@ public static class Attribution
         header.Add("caution");
 
         var rows = new List<IReadOnlyList<string>>();
-        foreach (var group in run.Cells.GroupBy(c => (c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency, c.Key.Driver)))
+        foreach (var group in run.Cells.GroupBy(c => (c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency, c.Key.Driver, c.Key.Rate)))
         {
             var cpu = group.Where(c => c.Summary?.ServerCpuUsPerRequest is not null)
                 .ToDictionary(c => c.Key.Target, c => c.Summary!.ServerCpuUsPerRequest!.Value);
             var first = group.First();
-            var row = new List<string> { first.Key.Endpoint, first.SizeLabel, first.Key.Concurrency.ToString(CultureInfo.InvariantCulture), first.Key.Driver };
+            var row = new List<string> { first.Key.Endpoint, first.SizeLabel, first.Key.Concurrency.ToString(CultureInfo.InvariantCulture), first.Key.Load };
             foreach (var t in lineup)
             {
                 if (!cpu.TryGetValue(t, out var us)) { row.Add("n/a"); continue; }

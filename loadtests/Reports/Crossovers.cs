@@ -70,7 +70,7 @@ public static class Crossovers
     {
         var verdicts = run.Judged();
         var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
-        var labels = run.Cells.Where(c => c.Key.Driver == driver).GroupBy(c => c.Key.SizeBytes).ToDictionary(g => g.Key, g => g.First().SizeLabel);
+        var labels = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is null).GroupBy(c => c.Key.SizeBytes).ToDictionary(g => g.Key, g => g.First().SizeLabel);
         var result = new List<Crossover>();
         foreach (var group in verdicts.Where(v => run.Cells.HasSizes(v.Endpoint)).GroupBy(v => (v.Endpoint, v.Concurrency, v.Baseline, v.Other)))
         {

@@ -19,7 +19,7 @@ public static class DriversView
         header.Add("verdict");
 
         var rows = new List<IReadOnlyList<string>>();
-        foreach (var group in run.Cells.GroupBy(c => (c.Key.Target, c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency)))
+        foreach (var group in run.Cells.GroupBy(c => (c.Key.Target, c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency, c.Key.Rate)))
         {
             var byDriver = group.ToDictionary(c => c.Key.Driver);
             var first = group.First();

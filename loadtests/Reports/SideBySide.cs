@@ -24,11 +24,11 @@ public static class SideBySide
         header.Add("flags");
 
         var rows = new List<IReadOnlyList<string>>();
-        foreach (var group in run.Cells.GroupBy(c => (c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency, c.Key.Driver)))
+        foreach (var group in run.Cells.GroupBy(c => (c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency, c.Key.Driver, c.Key.Rate)))
         {
             var byTarget = group.ToDictionary(c => c.Key.Target);
             var first = group.First();
-            var row = new List<string> { first.Key.Endpoint, first.SizeLabel, first.Key.Concurrency.ToString(CultureInfo.InvariantCulture), first.Key.Driver };
+            var row = new List<string> { first.Key.Endpoint, first.SizeLabel, first.Key.Concurrency.ToString(CultureInfo.InvariantCulture), first.Key.Load };
             foreach (var t in targets)
             {
                 var s = byTarget.GetValueOrDefault(t)?.Summary;
@@ -60,7 +60,7 @@ public static class SideBySide
         var baseline = run.Spec.BaselineTarget;
         var header = new[] { "endpoint", "size", "conc", "driver", "target", "req/s", "min-max", "cv", "p99 ms", "cpu µs/req", $"req/s vs {baseline}", "flags" };
         var rows = new List<IReadOnlyList<string>>();
-        foreach (var group in run.Cells.GroupBy(c => (c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency, c.Key.Driver)))
+        foreach (var group in run.Cells.GroupBy(c => (c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency, c.Key.Driver, c.Key.Rate)))
         {
             var baseRps = group.FirstOrDefault(c => c.Key.Target == baseline)?.Summary?.RequestsPerSecond;
             foreach (var cell in group)
@@ -68,7 +68,7 @@ public static class SideBySide
                 var s = cell.Summary;
                 rows.Add(new[]
                 {
-                    cell.Key.Endpoint, cell.SizeLabel, cell.Key.Concurrency.ToString(CultureInfo.InvariantCulture), cell.Key.Driver, cell.Key.Target,
+                    cell.Key.Endpoint, cell.SizeLabel, cell.Key.Concurrency.ToString(CultureInfo.InvariantCulture), cell.Key.Load, cell.Key.Target,
                     s is null ? "n/a" : N(s.RequestsPerSecond, "0"),
                     cell.RpsMin is double lo && cell.RpsMax is double hi ? $"{N(lo, "0")}-{N(hi, "0")}" : "n/a",
                     Cv(cell),

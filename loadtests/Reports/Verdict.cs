@@ -49,7 +49,7 @@ public static class Verdict
     {
         var lines = new List<VerdictLine>();
         var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
-        var cells = run.Cells.Where(c => c.Key.Driver == driver).ToList();
+        var cells = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is null).ToList();
         var baseline = run.Spec.BaselineTarget;
         var targetNames = run.Targets.Select(t => t.Name).Concat(cells.Select(c => c.Key.Target)).Distinct().ToList();
         var others = targetNames.Where(t => t != baseline && cells.Any(c => c.Key.Target == t && c.Summary is not null)).ToList();
@@ -105,6 +105,7 @@ public static class Verdict
                     foreach (var size in sizes)
                         lines.Add(new(VerdictLineKind.Size, $"{size.SizeLabel}: {SizeText(Cell(baseline, size.SizeBytes), Cell(other, size.SizeBytes))}"));
                 }
+                lines.AddRange(AtRate(run, driver, baseline, other));
             }
         }
 
@@ -115,6 +116,49 @@ public static class Verdict
             lines.AddRange(cautions.Select(c => new VerdictLine(VerdictLineKind.Caution, c)));
         }
         return lines;
+    }
+
+    /// <summary>
+    /// The fixed-rate cells of a pair: at the same asked rate, what each costs (server CPU per request
+    /// and cores) and how long a caller waits (percentiles from the intended send time), the cost and
+    /// the p99 judged by the same interval rule, the lower side leading.
+    /// </summary>
+    private static IEnumerable<VerdictLine> AtRate(RunResult run, string? driver, string baseline, string other)
+    {
+        var rated = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is not null && (c.Key.Target == baseline || c.Key.Target == other)).ToList();
+        var verdicts = run.JudgedAtRate().Where(v => v.Baseline == baseline && v.Other == other).ToList();
+        var groups = rated.GroupBy(c => c.Key with { Target = "" }).Where(g => g.Any(c => c.Key.Target == other)).ToList();
+        if (groups.Count == 0) yield break;
+        yield return new(VerdictLineKind.Note, $"At a fixed rate (open model: requests sent at a constant rate whatever the server does, latency from each request's intended send time), " +
+                                               $"{other} vs {baseline}; server CPU and p99 are judged by the same interval rule, the lower leading.");
+        foreach (var g in groups)
+        {
+            var a = g.FirstOrDefault(c => c.Key.Target == baseline)?.Summary;
+            var b = g.FirstOrDefault(c => c.Key.Target == other)?.Summary;
+            var key = g.Key;
+            var at = $"{key.Endpoint}{(rated.HasSizes(key.Endpoint) ? " " + g.First().SizeLabel : "")} @{N(key.Rate!.Value, "0")}/s";
+            if (a is null || b is null) { yield return new(VerdictLineKind.Endpoint, $"{at}: not measured on both"); continue; }
+            string Judged(string metric)
+            {
+                var v = verdicts.FirstOrDefault(x => x.Metric == metric && x.Endpoint == key.Endpoint && x.SizeBytes == key.SizeBytes && x.Concurrency == key.Concurrency && x.Rate == key.Rate);
+                if (v is null) return "not judged";
+                var interval = v.RatioLow is double l && v.RatioHigh is double h ? $"{X(v.Ratio!.Value)}, {Format.Percent(v.Confidence)} interval {X(l)}–{X(h)}" : v.Ratio is double r ? X(r) : "n/a";
+                return v.Leader is string leader ? $"{leader} lower ({interval})" : $"{v.Reason} ({interval})";
+            }
+            double? Cores(Measurement m) => m.ServerCpuSeconds is double s && m.ElapsedSeconds > 0 ? s / m.ElapsedSeconds : null;
+            yield return new(VerdictLineKind.Endpoint,
+                $"{at}: achieved {N(b.RequestsPerSecond, "0")} vs {N(a.RequestsPerSecond, "0")} req/s; server CPU {N(b.ServerCpuUsPerRequest, "0.0")} vs {N(a.ServerCpuUsPerRequest, "0.0")} µs/req, " +
+                $"{N(Cores(b), "0.00")} vs {N(Cores(a), "0.00")} cores: {Judged(CellVerdict.ServerCpu)}; " +
+                $"latency p50 {Ms(b.LatencyP50Ms)} vs {Ms(a.LatencyP50Ms)}, p90 {Ms(b.LatencyP90Ms)} vs {Ms(a.LatencyP90Ms)}, p99 {Ms(b.LatencyP99Ms)} vs {Ms(a.LatencyP99Ms)}" +
+                (b.LatencyP999Ms is double b9 && a.LatencyP999Ms is double a9 ? $", p99.9 {Ms(b9)} vs {Ms(a9)}" : "") + $" ms: p99 {Judged(CellVerdict.P99)}" +
+                Flagged(g.ToList()));
+        }
+    }
+
+    private static string Flagged(IReadOnlyList<CellResult> cells)
+    {
+        var flags = cells.Where(c => c.Flags.Count > 0).Select(c => $"{c.Key.Target}: {string.Join(" ", c.Flags)}").ToList();
+        return flags.Count == 0 ? "" : " [" + string.Join("; ", flags) + "]";
     }
 
     /// <summary>One size of a pair: the lead with its interval, or the noise with its interval, or why no verdict; then the costs and the flags.</summary>
@@ -372,4 +416,5 @@ public static class Verdict
     }
 
     private static string N(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
+    private static string N(double? value, string format) => value is double v ? N(v, format) : "n/a";
 }

@@ -20,6 +20,7 @@ public sealed record CellBottleneck(string Kind, double? CoresBusy, double? Busy
     public const string Wait = "wait";
     public const string Server = "server";
     public const string Unknown = "unknown";
+    public const string Rate = "rate";
 
     /// <summary>The one-line reading of the kind, for reports.</summary>
     public static string Meaning(string kind) => kind switch
@@ -28,6 +29,7 @@ public sealed record CellBottleneck(string Kind, double? CoresBusy, double? Busy
         Client => "the driver used a core or more: it set the pace",
         Wait => "the cores it could use were less than half busy: a wait set the pace, not computation",
         Server => "the server's work set the pace",
+        Rate => "the asked rate set the pace (a fixed-rate cell that kept up): its figures are the cost and the wait at that load",
         _ => "the server's CPU is not read (external target): only the driver's side is known",
     };
 }

@@ -3,8 +3,13 @@ using System.Collections.Generic;
 
 namespace Comparator.Results;
 
-/// <summary>Identifies a cell: target x endpoint x payload size x concurrency, per driver.</summary>
-public sealed record CellKey(string Target, string Endpoint, long SizeBytes, int Concurrency, string Driver);
+/// <summary>Identifies a cell: target x endpoint x payload size x concurrency, per driver; a fixed-rate cell also by its asked rate.</summary>
+/// <param name="Rate">requests/s asked at a constant arrival rate (open model); null for the closed loop</param>
+public sealed record CellKey(string Target, string Endpoint, long SizeBytes, int Concurrency, string Driver, double? Rate = null)
+{
+    /// <summary>"socket", or "socket @2000/s" for a fixed-rate cell: how the load was applied, for tables.</summary>
+    public string Load => Rate is double r ? $"{Driver} @{r.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)}/s" : Driver;
+}
 
 /// <summary>
 /// One cell: every repeat as measured, and the summary the reports show: the median repeat (by
@@ -72,8 +77,13 @@ public sealed record Measurement(
     int? Launch = null,
     int? Round = null,
     RuntimeCounters? Counters = null,
-    double? MachineCpuSeconds = null)
+    double? MachineCpuSeconds = null,
+    double? LatencyP999Ms = null,
+    long? LateRequests = null,
+    long? DroppedRequests = null,
+    IReadOnlyList<PercentilePoint>? LatencyDistribution = null)
 {
+    // LatencyP999Ms: where the driver records a histogram (socket). LateRequests, DroppedRequests: fixed-rate windows only (see DriverWindow).
     // MachineCpuSeconds: every core's busy time over the window (/proc/stat), whoever used it; null off Linux and in older files.
 
     /// <summary>

@@ -43,9 +43,15 @@ public sealed record CellVerdict(
     double? RatioHigh,
     double Confidence,
     string? Leader,
-    string? Reason)
+    string? Reason,
+    double? Rate = null)
 {
+    // Rate: the asked rate of a fixed-rate cell, whose metrics are costs (lower leads); null for the closed loop's req/s.
     public const string RequestsPerSecond = "rps";
+    /// <summary>Server CPU µs per request at a fixed rate: lower leads.</summary>
+    public const string ServerCpu = "server_cpu_us";
+    /// <summary>Latency percentile 99 at a fixed rate, from each request's intended send time: lower leads.</summary>
+    public const string P99 = "p99_ms";
 }
 
 /// <summary>What was asked for, and where it ran.</summary>
@@ -72,8 +78,10 @@ public sealed record RunSpec(
     double? Confidence = null,
     double? MinEffectPercent = null,
     bool? TcpNoDelay = null,
-    ScenarioSpec? Scenario = null)
+    ScenarioSpec? Scenario = null,
+    IReadOnlyList<string>? Rates = null)
 {
+    // Rates: the fixed-rate passes each cell had after its closed loop (open model, socket driver), as asked; null or empty for none.
     // Scenario: the scenario file whose operations were the cells (Endpoints then holds their names); null for the contract's endpoints.
     // TcpNoDelay: what --tcp-nodelay asked of every target (each target's answer is in TargetInfo); null before it existed.
     // Launches: fresh starts of every target, each measuring every cell; Confidence and

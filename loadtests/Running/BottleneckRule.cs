@@ -12,7 +12,8 @@ public static class BottleneckRule
     public const double WaitBoundShare = 0.5;
 
     /// <param name="flags">the cell's saturation flags (client-bound, machine-bound), decided on every repeat</param>
-    public static CellBottleneck? Of(IReadOnlyList<Measurement> repeats, int concurrency, int logicalCores, IReadOnlyCollection<string> flags)
+    /// <param name="rate">a fixed-rate cell's asked rate: the rate set its pace unless it did not keep up</param>
+    public static CellBottleneck? Of(IReadOnlyList<Measurement> repeats, int concurrency, int logicalCores, IReadOnlyCollection<string> flags, double? rate = null)
     {
         var usable = repeats.Where(r => r.ElapsedSeconds > 0 && r.Succeeded > 0).ToList();
         if (usable.Count == 0) return null;
@@ -26,7 +27,8 @@ public static class BottleneckRule
             return (Busy: busy, Share: busy / cores, InFlight: inFlight, Cpu: cpu, Machine: machine);
         }).OrderBy(f => f.Share ?? double.MaxValue).ToList();
         var median = figures[(figures.Count - 1) / 2];
-        var kind = flags.Contains(CellFlags.MachineBound) ? CellBottleneck.Machine
+        var kind = rate is not null && !flags.Contains(CellFlags.Overloaded) && !flags.Contains(CellFlags.ClientBound) ? CellBottleneck.Rate
+            : flags.Contains(CellFlags.MachineBound) ? CellBottleneck.Machine
             : flags.Contains(CellFlags.ClientBound) ? CellBottleneck.Client
             : median.Share is not double share ? CellBottleneck.Unknown
             // Idle for the server and driver but not for the machine: other processes took the cores, no wait.

@@ -26,6 +26,12 @@ public static class CellFlags
     /// <summary>A .NET target's thread pool had work queued while it was adding threads: blocked threads set the pace.</summary>
     public const string Starved = "starved";
 
+    /// <summary>A fixed-rate cell whose target did not keep up: it answered under the asked rate, or requests due in a window could not be sent.</summary>
+    public const string Overloaded = "overloaded";
+
+    /// <summary>The share of the asked rate under which a fixed-rate window did not keep up.</summary>
+    public const double KeptUpShare = 0.97;
+
     /// <summary>Processes other than the server and the driver used CPU in the window: the machine was shared with them.</summary>
     public const string Contended = "contended";
 
@@ -56,6 +62,7 @@ public static class CellFlags
         Failed => "failed requests are out of req/s and latency; see failureSamples in results.json",
         WaitBound => "wait-bound cells kept the cores they could use less than half busy while each request stayed in flight far longer than its CPU cost " +
                      "(Little's law: concurrency ÷ req/s): a timer, a delayed ACK, a lock or a blocked pool set the pace, not the framework's work; no lead is claimed there (see \"What bounded each cell\")",
+        Overloaded => "overloaded cells asked more than the target answered (achieved below 97% of the asked rate, or requests due that could not be sent): their latency is the queue's; ask a lower --rate",
         Contended => "contended cells shared the machine with other processes (a build, another tenant): their figures are lower and noisier than the stacks alone would give; measure on a quiet machine",
         Starved => "starved cells had work queued on the .NET thread pool while it was adding threads or while the cores stood idle: blocking calls held the pool's threads, " +
                    "so req/s and latency measure the pool, not the framework's work; no lead is claimed there (see the runtime counters)",
@@ -74,8 +81,10 @@ public static class CellFlags
         (c.ThreadsInjected >= StarvedInjectedThreads ||
          BottleneckRule.Of(new[] { window }, concurrency, logicalCores, Array.Empty<string>()) is { Kind: CellBottleneck.Wait });
 
-    public static IReadOnlyList<string> For(IReadOnlyList<Measurement> repeats, int concurrency, int logicalCores, double precision = NoisyCv)
+    /// <param name="rate">the asked rate of a fixed-rate cell: its pace is the rate, so it is judged on keeping up, not on its spread or its idle cores</param>
+    public static IReadOnlyList<string> For(IReadOnlyList<Measurement> repeats, int concurrency, int logicalCores, double precision = NoisyCv, double? rate = null)
     {
+        if (rate is double asked) return ForRate(repeats, asked, logicalCores);
         var flags = new List<string>();
         if (repeats.Any(r => r.Failed > 0)) flags.Add(Failed);
         if (repeats.Any(r => r.ElapsedSeconds > 0 && r.ClientCpuSeconds / r.ElapsedSeconds >= ClientBoundShare)) flags.Add(ClientBound);
@@ -86,6 +95,17 @@ public static class CellFlags
         if (repeats.Any(r => r.OtherCores >= ContendedCores(logicalCores))) flags.Add(Contended);
         if (BottleneckRule.Of(repeats, concurrency, logicalCores, flags) is { Kind: CellBottleneck.Wait }) flags.Add(WaitBound);
         if (repeats.Any(r => IsStarved(r, concurrency, logicalCores))) flags.Add(Starved);
+        return flags;
+    }
+
+    private static IReadOnlyList<string> ForRate(IReadOnlyList<Measurement> repeats, double asked, int logicalCores)
+    {
+        var flags = new List<string>();
+        if (repeats.Any(r => r.Failed > 0)) flags.Add(Failed);
+        if (repeats.Any(r => r.RequestsPerSecond < KeptUpShare * asked || r.DroppedRequests > 0)) flags.Add(Overloaded);
+        if (repeats.Any(r => r.ElapsedSeconds > 0 && r.ClientCpuSeconds / r.ElapsedSeconds >= ClientBoundShare)) flags.Add(ClientBound);
+        if (repeats.Count > 0 && repeats.All(r => r.ServerCpuSeconds is null)) flags.Add(NoServerCpu);
+        if (repeats.Any(r => r.OtherCores >= ContendedCores(logicalCores))) flags.Add(Contended);
         return flags;
     }
 }

@@ -37,8 +37,11 @@ public sealed class CellMeasurer
     /// <param name="roundFinished">Called after every round with the repeats so far, per target.</param>
     public async Task<IReadOnlyList<IReadOnlyList<Measurement>>> MeasureInterleavedAsync(
         IReadOnlyList<(LoadRequest Request, int? ServerPid)> participants, int concurrency, CancellationToken cancellationToken,
-        bool cold = false, Action<IReadOnlyList<IReadOnlyList<Measurement>>>? roundFinished = null)
+        bool cold = false, Action<IReadOnlyList<IReadOnlyList<Measurement>>>? roundFinished = null, double? rate = null)
     {
+        // A fixed-rate cell sends at the asked rate in its warm-up and windows alike; the closed loop otherwise.
+        Task<DriverWindow> Run(IDriverSession session, TimeSpan duration) =>
+            rate is double r ? session.RunAtRateAsync(duration, r, cancellationToken) : session.RunAsync(duration, cancellationToken);
         var sessions = participants.Select(p => _driver.Open(p.Request, concurrency, _options.KeepAlive, _options.RequestTimeout)).ToList();
         var repeats = participants.Select(_ => new List<Measurement>()).ToList();
         var warmup = cold ? _options.ColdWarmup : _options.Warmup;
@@ -48,7 +51,7 @@ public sealed class CellMeasurer
                 foreach (var session in sessions)
                 {
                     if (cancellationToken.IsCancellationRequested) break;
-                    await session.RunAsync(warmup, cancellationToken);
+                    await Run(session, warmup);
                 }
 
             // Rounds until the rule is satisfied: every target within the precision, or the cap.
@@ -58,7 +61,7 @@ public sealed class CellMeasurer
                 var complete = true;
                 foreach (var t in i % 2 == 0 ? order : order.Reverse())
                 {
-                    var measurement = await MeasureWindowAsync(sessions[t], participants[t].ServerPid, cancellationToken);
+                    var measurement = await MeasureWindowAsync(d => Run(sessions[t], d), participants[t].ServerPid, cancellationToken);
                     if (measurement is null) { complete = false; break; } // a window cut short by a stop is not a measurement
                     repeats[t].Add(measurement);
                 }
@@ -76,12 +79,12 @@ public sealed class CellMeasurer
     private static IReadOnlyList<IReadOnlyList<double>> Rps(List<List<Measurement>> repeats) =>
         repeats.Select(r => (IReadOnlyList<double>)r.Select(m => m.RequestsPerSecond).ToList()).ToList();
 
-    private async Task<Measurement?> MeasureWindowAsync(IDriverSession session, int? serverPid, CancellationToken cancellationToken)
+    private async Task<Measurement?> MeasureWindowAsync(Func<TimeSpan, Task<DriverWindow>> run, int? serverPid, CancellationToken cancellationToken)
     {
         var startedAt = DateTimeOffset.UtcNow;
         var serverCpuBefore = serverPid is int p ? ProcessSampler.CpuSeconds(p) : null;
         var machineBefore = ProcessSampler.MachineBusySeconds();
-        var window = await session.RunAsync(_options.Duration, cancellationToken);
+        var window = await run(_options.Duration);
         if (cancellationToken.IsCancellationRequested) return null;
         var machineAfter = ProcessSampler.MachineBusySeconds();
         var serverCpuAfter = serverPid is int q ? ProcessSampler.CpuSeconds(q) : null;
@@ -97,7 +100,13 @@ public sealed class CellMeasurer
             RequestsPerSecond: w.ElapsedSeconds > 0 ? succeeded / w.ElapsedSeconds : 0,
             w.Latency.MeanMs, w.Latency.P50Ms, w.Latency.P90Ms, w.Latency.P99Ms, w.Latency.MaxMs,
             w.BytesReceived, w.BytesSent, w.BodyBytesReceived, w.ConnectionsOpened,
-            serverCpuSeconds, serverPeakRssMb, w.ClientCpuSeconds, w.FailureSamples, w.Limitations);
+            serverCpuSeconds, serverPeakRssMb, w.ClientCpuSeconds, w.FailureSamples, w.Limitations)
+        {
+            LatencyP999Ms = w.Latency.P999Ms,
+            LatencyDistribution = w.Latency.Distribution,
+            LateRequests = w.LateRequests,
+            DroppedRequests = w.DroppedRequests,
+        };
     }
 
     /// <summary>

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Linq;
 using Comparator.Contracts;
 using Comparator.Results;
 using Comparator.Statistics;
@@ -15,6 +16,17 @@ public sealed record Payload(PayloadSpec Spec, byte[] Bytes);
 public sealed record TargetPlan(string Name, TargetDefinition? Definition, Uri? ExternalUrl, int? ExternalPid = null)
 {
     public bool IsExternal => ExternalUrl is not null;
+}
+
+/// <summary>
+/// A fixed-rate pass of every cell (open model): an absolute rate in requests/s, or a share of the
+/// lower closed-loop capacity of the compared targets in that cell (taken from the first launch).
+/// </summary>
+public sealed record RateSpec(double? PerSecond, double? ShareOfCapacity)
+{
+    public string Describe() => PerSecond is double r
+        ? r.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture) + " req/s"
+        : (ShareOfCapacity!.Value * 100).ToString("0.#", System.Globalization.CultureInfo.InvariantCulture) + "% of the lower closed-loop capacity of the compared targets";
 }
 
 /// <summary>Everything `run` was asked to do, validated.</summary>
@@ -41,8 +53,15 @@ public sealed record RunOptions(
     int Launches = 1,
     LeadRule? Rule = null,
     bool TcpNoDelay = true,
-    Scenarios.Scenario? Scenario = null)
+    Scenarios.Scenario? Scenario = null,
+    IReadOnlyList<RateSpec>? Rates = null)
 {
+    // Rates: the fixed-rate passes after each closed-loop cell, for drivers that hold a rate (socket).
+    public IReadOnlyList<RateSpec> RatePasses => Rates ?? Array.Empty<RateSpec>();
+
+    /// <summary>Cells per closed-loop cell for a driver: itself, and a fixed-rate pass per rate where the driver holds one.</summary>
+    public int PassesFor(string driver) => 1 + (driver == Comparator.Drivers.SocketDriver.DriverName ? RatePasses.Count : 0);
+
     // Scenario: the operations of a scenario file are the cells instead of Endpoints x Sizes.
 
     /// <summary>The fewest rounds a cell gets per launch (the count when the rule is fixed).</summary>
@@ -60,7 +79,7 @@ public sealed record RunOptions(
         {
             var perTarget = Scenario is null ? 0 : Scenario.Operations.Count * Concurrency.Count;
             foreach (var e in Scenario is null ? Endpoints : Array.Empty<EndpointSpec>()) perTarget += (e.SendsBody ? Sizes.Count : 1) * Concurrency.Count;
-            return perTarget * Targets.Count * Drivers.Count;
+            return perTarget * Targets.Count * Drivers.Sum(PassesFor);
         }
     }
 

@@ -76,11 +76,36 @@ public static class RunOptionsParser
             throw new UsageException($"run: --baseline-target '{baseline}' is not one of the targets ({string.Join(", ", targets.Select(t => t.Name))})");
 
         var scenario = Scenario(a, layout, targets);
+        // Commands that share run's options without --rate (calibrate) measure the closed loop only.
+        var rates = Rates(Optional(a, "--rate"), quick || !a.Defines("--rate"));
+        var drivers = Drivers.DriverCatalog.Resolve(a.Value("--driver"));
+        if (Optional(a, "--rate") is not null && rates.Count > 0 && !drivers.Contains(Drivers.SocketDriver.DriverName))
+            throw new UsageException($"run: --rate needs the socket driver (it alone sends at a constant rate); add --driver {Drivers.SocketDriver.DriverName}");
         return new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeats, jsonItems,
             baseline, a.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results"), timeout,
-            Drivers.DriverCatalog.Resolve(a.Value("--driver")), CpuPin.Parse(a.Value("--pin")),
+            drivers, CpuPin.Parse(a.Value("--pin")),
             Optional(a, "--compare-to"), DiffCommand.ParseThreshold(Optional(a, "--threshold") ?? "5%"), a.OnOff("--server-header"), firstWarmup, launches, rule,
-            a.OnOff("--tcp-nodelay", absent: true), scenario);
+            a.OnOff("--tcp-nodelay", absent: true), scenario, rates);
+    }
+
+    /// <summary>The default run's fixed-rate pass: half the pair's lower capacity, where both still answer promptly.</summary>
+    public const string DefaultRate = "50%";
+
+    /// <summary>
+    /// --rate: requests/s ("2000", a list), shares of the lower closed-loop capacity ("50%"), auto
+    /// (25%, 50% and 75%), or none. Default: one pass at 50% (none with --quick).
+    /// </summary>
+    public static IReadOnlyList<RateSpec> Rates(string? raw, bool quick)
+    {
+        var text = raw ?? (quick ? "none" : DefaultRate);
+        if (text.Trim() is "none" or "off") return Array.Empty<RateSpec>();
+        if (text.Trim() == "auto") return new[] { new RateSpec(null, 0.25), new RateSpec(null, 0.5), new RateSpec(null, 0.75) };
+        return List(text).Select(item => item.EndsWith('%')
+            ? new RateSpec(null, ParsePercent("--rate", item, 0, 100))
+            : double.TryParse(item, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var r) && r >= 1 && r <= 1_000_000
+                ? new RateSpec(r, null)
+                : throw new UsageException($"run: --rate takes requests/s (1 to 1000000, a list allowed), a share of capacity such as 50%, auto or none, not '{item}'"))
+            .Distinct().ToList();
     }
 
     /// <summary>

@@ -130,7 +130,16 @@ public sealed class RunOrchestrator
         {
             if (cancellationToken.IsCancellationRequested || active.Count == 0) break;
             var (concurrency, driver) = (planned.Concurrency, planned.Driver);
-            var label = $"{planned.Endpoint}{(planned.HasSize ? " " + planned.Payload.Spec.Label : "")} c={concurrency} {driver.Name}";
+            var rate = RateOf(planned);
+            var label = $"{planned.Endpoint}{(planned.HasSize ? " " + planned.Payload.Spec.Label : "")} c={concurrency} {driver.Name}" +
+                        (rate is double asked ? string.Create(CultureInfo.InvariantCulture, $" @{asked:0}/s") : "");
+            if (planned.Rate is not null && rate is null)
+            {
+                foreach (var target in active)
+                    missed[Key(target.Plan, planned)] = ($"{planned.Rate.Describe()}: the closed-loop cell measured no capacity on every target in the first launch", CellFlags.NotMeasured);
+                done += active.Count;
+                continue;
+            }
             var participants = new List<(ActiveTarget Target, LoadRequest Request)>();
             foreach (var target in active)
             {
@@ -161,7 +170,7 @@ public sealed class RunOrchestrator
                 participants.Select(p => (p.Request, p.Target.Running?.ProcessId ?? p.Target.Plan.ExternalPid)).ToList(), concurrency, cancellationToken, cold,
                 // A round's CV within the launch only means something when the launch has several rounds.
                 _options.Repeats.MaxRepeat < 2 ? null : rounds => _progress.RoundFinished(label, rounds[0].Count, string.Join(", ", rounds.Select((r, i) =>
-                    string.Create(CultureInfo.InvariantCulture, $"{names[i]} cv {100 * Spread.CoefficientOfVariation(r.Select(m => m.RequestsPerSecond).ToList()):0.0}%")))));
+                    string.Create(CultureInfo.InvariantCulture, $"{names[i]} cv {100 * Spread.CoefficientOfVariation(r.Select(m => m.RequestsPerSecond).ToList()):0.0}%")))), rate);
             cold = false;
             for (var i = 0; i < participants.Count; i++)
             {
@@ -171,8 +180,11 @@ public sealed class RunOrchestrator
                 if (!windows.TryGetValue(key, out var list)) windows[key] = list = new List<Measurement>();
                 list.AddRange(tagged);
                 _progress.CellFinished($"{participants[i].Target.Plan.Name} {label}{launchText}",
-                    tagged.Count == 0 ? "not measured: stopped before a repeat completed" : Outcome(tagged, concurrency));
+                    tagged.Count == 0 ? "not measured: stopped before a repeat completed" : Outcome(tagged, concurrency, rate));
             }
+            // The first launch's closed-loop capacity sets every launch's share-of-capacity rates, so the cell's rate stays one.
+            if (planned.Rate is null && launch == 0 && participants.Count == active.Count && repeats.All(r => r.Count > 0 && r.All(m => m.Failed == 0)))
+                _capacity[planned.ClosedLoop] = repeats.Min(r => CellMeasurer.MedianRepeat(r).RequestsPerSecond);
         }
         return done;
     }
@@ -299,8 +311,12 @@ public sealed class RunOrchestrator
     }
 
     /// <summary>A cell to measure on every target: a contract endpoint at a size, or a scenario's operation.</summary>
-    private sealed record PlannedCell(string Endpoint, EndpointSpec? Contract, Operation? Operation, Payload Payload, int Concurrency, ILoadDriver Driver)
+    private sealed record PlannedCell(string Endpoint, EndpointSpec? Contract, Operation? Operation, Payload Payload, int Concurrency, ILoadDriver Driver,
+        RateSpec? Rate = null)
     {
+        /// <summary>The closed-loop cell whose capacity a share-of-capacity rate is taken from.</summary>
+        public (string, long, int, string) ClosedLoop => (Endpoint, Payload.Spec.Bytes, Concurrency, Driver.Name);
+
         public bool HasSize => Contract?.SendsBody ?? Operation?.Size is not null;
     }
 
@@ -314,7 +330,8 @@ public sealed class RunOrchestrator
                 var size = operation.Size is OperationSize s ? new Payload(new PayloadSpec(s.Label, s.Bytes, BodySource(operation)), Array.Empty<byte>()) : none;
                 foreach (var concurrency in _options.Concurrency)
                 foreach (var driver in _drivers)
-                    yield return new PlannedCell(operation.Name, null, operation, size, concurrency, driver);
+                foreach (var cell in WithRates(new PlannedCell(operation.Name, null, operation, size, concurrency, driver)))
+                    yield return cell;
             }
             yield break;
         }
@@ -322,26 +339,48 @@ public sealed class RunOrchestrator
         foreach (var payload in endpoint.SendsBody ? _options.Sizes : new[] { none })
         foreach (var concurrency in _options.Concurrency)
         foreach (var driver in _drivers)
-            yield return new PlannedCell(endpoint.Name, endpoint, null, payload, concurrency, driver);
+        foreach (var cell in WithRates(new PlannedCell(endpoint.Name, endpoint, null, payload, concurrency, driver)))
+            yield return cell;
     }
+
+    /// <summary>A closed-loop cell, then its fixed-rate passes where the driver holds a rate.</summary>
+    private IEnumerable<PlannedCell> WithRates(PlannedCell closed)
+    {
+        yield return closed;
+        if (!closed.Driver.HoldsRate) yield break;
+        foreach (var rate in _options.RatePasses) yield return closed with { Rate = rate };
+    }
+
+    /// <summary>Each closed-loop cell's capacity in the first launch: the lowest median req/s of the targets compared in it.</summary>
+    private readonly Dictionary<(string, long, int, string), double> _capacity = new();
+
+    /// <summary>The requests/s a fixed-rate cell asks, whole; null for the closed loop or while its capacity is unknown.</summary>
+    private double? RateOf(PlannedCell c) => c.Rate switch
+    {
+        null => null,
+        { PerSecond: double r } => r,
+        { ShareOfCapacity: double share } => _capacity.TryGetValue(c.ClosedLoop, out var capacity) ? Math.Max(1, Math.Round(capacity * share)) : null,
+        _ => null,
+    };
 
     /// <summary>The body files an operation's requests send at this size, for the payload's source.</summary>
     private static string BodySource(Operation operation) =>
         string.Join(", ", operation.PerTarget.Values.Append(operation.Default).Select(r => r?.BodyFile).OfType<string>().Distinct());
 
-    private static CellKey Key(TargetPlan plan, PlannedCell c) =>
-        new(plan.Name, c.Endpoint, c.Payload.Spec.Bytes, c.Concurrency, c.Driver.Name);
+    private CellKey Key(TargetPlan plan, PlannedCell c) =>
+        new(plan.Name, c.Endpoint, c.Payload.Spec.Bytes, c.Concurrency, c.Driver.Name, c.Rate is null ? null : RateOf(c) ?? 0);
 
     private CellResult Measured(TargetPlan plan, PlannedCell c, IReadOnlyList<Measurement> repeats)
     {
         if (repeats.Count == 0) return NotMeasured(plan, c, "stopped before a repeat completed");
-        var flags = CellFlags.For(repeats, c.Concurrency, Environment.ProcessorCount, _options.Repeats.Precision);
+        var rate = RateOf(c);
+        var flags = CellFlags.For(repeats, c.Concurrency, Environment.ProcessorCount, _options.Repeats.Precision, rate);
         return new CellResult(Key(plan, c), RuntimeOf(plan), c.Payload.Spec.Label, _options.KeepAlive, repeats,
             CellMeasurer.MedianRepeat(repeats), repeats.Min(r => r.RequestsPerSecond), repeats.Max(r => r.RequestsPerSecond),
             repeats.Sum(r => r.Failed), repeats.Sum(r => r.Non2xx), flags, null,
             Spread.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()))
         {
-            Bottleneck = BottleneckRule.Of(repeats, c.Concurrency, Environment.ProcessorCount, flags),
+            Bottleneck = BottleneckRule.Of(repeats, c.Concurrency, Environment.ProcessorCount, flags, rate),
         };
     }
 
@@ -357,13 +396,15 @@ public sealed class RunOrchestrator
         : new TargetInfo(plan.Name, $"external service at {baseUrl}" + (plan.ExternalPid is int pid ? $" (process {pid}: its CPU and memory are read)" : ""),
             "unknown", "unknown", baseUrl, true, notMeasured is null, notMeasured);
 
-    private string Outcome(IReadOnlyList<Measurement> repeats, int concurrency)
+    private string Outcome(IReadOnlyList<Measurement> repeats, int concurrency, double? rate = null)
     {
         var s = CellMeasurer.MedianRepeat(repeats);
         var cv = Spread.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList());
         var spread = repeats.Count > 1 ? string.Create(CultureInfo.InvariantCulture, $" (cv {100 * cv:0.0}% over {repeats.Count})") : "";
-        var text = string.Create(CultureInfo.InvariantCulture, $"{s.RequestsPerSecond:0} req/s{spread}, p99 {s.LatencyP99Ms:0.0} ms");
-        var flags = CellFlags.For(repeats, concurrency, Environment.ProcessorCount, _options.Repeats.Precision);
+        var text = rate is double asked
+            ? string.Create(CultureInfo.InvariantCulture, $"{s.RequestsPerSecond:0} of {asked:0} req/s asked, p50 {s.LatencyP50Ms:0.00} p99 {s.LatencyP99Ms:0.00} ms from the intended send, {s.LateRequests} late, {s.DroppedRequests} dropped")
+            : string.Create(CultureInfo.InvariantCulture, $"{s.RequestsPerSecond:0} req/s{spread}, p99 {s.LatencyP99Ms:0.0} ms");
+        var flags = CellFlags.For(repeats, concurrency, Environment.ProcessorCount, _options.Repeats.Precision, rate);
         return flags.Count > 0 ? text + " [" + string.Join(", ", flags) + "]" : text;
     }
 
@@ -392,7 +433,8 @@ public sealed class RunOrchestrator
         _options.Lead.Confidence,
         _options.Lead.MinEffect * 100,
         _options.TcpNoDelay,
-        _options.Scenario is Scenario file ? ScenarioSpecOf(file) : null);
+        _options.Scenario is Scenario file ? ScenarioSpecOf(file) : null,
+        _drivers.Any(d => d.HoldsRate) ? _options.RatePasses.Select(r => r.Describe()).ToList() : null);
 
     private ScenarioSpec ScenarioSpecOf(Scenario scenario) => new(scenario.File, scenario.Operations.Select(o => new OperationSpec(o.Name, o.Size?.Label,
         _options.Targets.Select(t => (t.Name, Request: Scenario.RequestFor(o, t.Name)!)).Select(t => new OperationRequestSpec(t.Name, t.Request.Method, t.Request.PathAndQuery,

@@ -17,25 +17,45 @@ namespace Comparator.MisbehavingService;
 /// of threads and injects more, slowly, as sync-over-async or synchronous I/O makes it do); `doctor N`
 /// answers its first N requests to /api/json rightly and every later one with its second item renamed:
 /// a deliberately different answer for the answer-equivalence checks (0: from the first, which verify
-/// catches; 1: after verification, which only the checks under load can catch).
+/// catches; 1: after verification, which only the checks under load can catch). `pause MS` answers at
+/// once until told `POST /control/pause?after=A` and then holds every answer that comes due in the MS
+/// milliseconds from A ms later until that pause ends: one stall, placed by the test, for the
+/// coordinated-omission check of the fixed-rate driver.
 /// </summary>
 public static class Program
 {
     public static Task<int> Main(string[] args)
     {
-        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor") || !int.TryParse(args[1], out var ms) || ms < 0)
+        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause") || !int.TryParse(args[1], out var ms) || ms < 0)
         {
-            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block MS | doctor N [--port N ...]");
+            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|pause MS | doctor N [--port N ...]");
             return Task.FromResult(2);
         }
         var block = args[0] == "block";
         var doctor = args[0] == "doctor";
+        var pause = args[0] == "pause";
         var jsonAnswers = 0;
+        long pauseFrom = long.MaxValue, pauseUntil = long.MaxValue; // Stopwatch timestamps
         return KestrelServiceHost.RunAsync("MisbehavingService", args.Skip(2).ToArray(), _ => { }, app =>
         {
             app.Use(async (context, next) =>
             {
-                if (block) Thread.Sleep(ms);
+                if (pause)
+                {
+                    if (context.Request.Path == "/control/pause")
+                    {
+                        var after = int.Parse(context.Request.Query["after"].ToString(), System.Globalization.CultureInfo.InvariantCulture);
+                        var from = System.Diagnostics.Stopwatch.GetTimestamp() + after * System.Diagnostics.Stopwatch.Frequency / 1000;
+                        Interlocked.Exchange(ref pauseUntil, from + ms * System.Diagnostics.Stopwatch.Frequency / 1000);
+                        Interlocked.Exchange(ref pauseFrom, from);
+                        context.Response.StatusCode = 204;
+                        return;
+                    }
+                    var now = System.Diagnostics.Stopwatch.GetTimestamp();
+                    if (now >= Interlocked.Read(ref pauseFrom) && now < Interlocked.Read(ref pauseUntil))
+                        await Task.Delay(System.Diagnostics.Stopwatch.GetElapsedTime(now, Interlocked.Read(ref pauseUntil)));
+                }
+                else if (block) Thread.Sleep(ms);
                 else if (!doctor) await Task.Delay(ms);
                 if (doctor && context.Request.Path == Routes.Json && Interlocked.Increment(ref jsonAnswers) > ms)
                 {

@@ -1,0 +1,158 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.IO;
+using System.IO.Pipelines;
+using System.Linq;
+using System.Net;
+using System.Net.Sockets;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Measuring;
+using Comparator.Results;
+using Comparator.Wire;
+
+namespace Comparator.Drivers;
+
+/// <summary>One cell's connections for <see cref="SocketDriver"/>: one per worker, kept open across the cell's windows.</summary>
+internal sealed class SocketSession : IDriverSession
+{
+
+    private readonly LoadRequest _request;
+    private readonly byte[] _bytes;
+    private readonly bool _keepAlive;
+    private readonly TimeSpan _timeout;
+    private readonly ByteCounters _counters = new();
+    private readonly SocketConnection[] _connections;
+
+    public SocketSession(LoadRequest request, byte[] bytes, int concurrency, bool keepAlive, TimeSpan timeout)
+    {
+        _request = request;
+        _bytes = bytes;
+        _keepAlive = keepAlive;
+        _timeout = timeout;
+        var endpoint = new DnsEndPoint(request.Url.Host, request.Url.Port);
+        _connections = Enumerable.Range(0, concurrency).Select(_ => new SocketConnection(endpoint, _counters, request)).ToArray();
+    }
+
+    public Task<DriverWindow> RunAsync(TimeSpan duration, CancellationToken cancellationToken) =>
+        WindowAsync(duration, null, (connection, _, deadline) => WorkerAsync(connection, deadline, cancellationToken));
+
+    /// <summary>
+    /// The open model, as wrk2 runs it: connection i of N owns the requests due at start + (i + kN)/rate,
+    /// so together they are due at the asked rate, evenly spaced. A request is sent at its due time, or
+    /// at once when its connection was still waiting for the previous answer then (it is late, and that
+    /// wait counts); its latency runs from its due time, so a stall shows in the percentiles for as long
+    /// as it lasted, not as one slow request per connection. Requests due before the window's end that
+    /// could not be sent by then are dropped and counted.
+    /// </summary>
+    public Task<DriverWindow> RunAtRateAsync(TimeSpan duration, double rate, CancellationToken cancellationToken) =>
+        WindowAsync(duration, rate, (connection, start, deadline) =>
+            RateWorkerAsync(connection, Array.IndexOf(_connections, connection), rate, start, deadline, cancellationToken));
+
+    private async Task<DriverWindow> WindowAsync(TimeSpan duration, double? rate, Func<SocketConnection, long, long, Task<WorkerTally>> worker)
+    {
+        var received = _counters.Received;
+        var sent = _counters.Sent;
+        var opened = _counters.Connections;
+        var cpuBefore = Process.GetCurrentProcess().TotalProcessorTime;
+        var start = Stopwatch.GetTimestamp();
+        var deadline = start + (long)(duration.TotalSeconds * Stopwatch.Frequency);
+        var tallies = await Task.WhenAll(_connections.Select(c => Task.Run(() => worker(c, start, deadline), CancellationToken.None)));
+        var elapsed = Stopwatch.GetElapsedTime(start).TotalSeconds;
+        var cpu = (Process.GetCurrentProcess().TotalProcessorTime - cpuBefore).TotalSeconds;
+
+        return WorkerTally.Window(tallies, _counters, (received, sent, opened), elapsed, cpu, atRate: rate is not null);
+    }
+
+    private async Task<WorkerTally> RateWorkerAsync(SocketConnection connection, int index, double rate, long start, long deadline, CancellationToken cancellationToken)
+    {
+        var tally = new WorkerTally();
+        var ticksPerRequest = Stopwatch.Frequency / rate;
+        var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        try
+        {
+            for (long k = 0; !cancellationToken.IsCancellationRequested; k++)
+            {
+                var due = start + (long)((index + k * _connections.Length) * ticksPerRequest);
+                if (due >= deadline) break;
+                var now = Stopwatch.GetTimestamp();
+                if (now >= deadline)
+                {
+                    // Still busy when the window ended: every request due from here to its end is dropped.
+                    tally.Dropped += (long)Math.Ceiling((deadline - due) / (ticksPerRequest * _connections.Length));
+                    break;
+                }
+                if (now > due) tally.Late++;
+                else
+                {
+                    var wait = Stopwatch.GetElapsedTime(now, due);
+                    if (wait > TimeSpan.FromMilliseconds(1)) await Task.Delay(wait, cancellationToken);
+                }
+                timeout.CancelAfter(_timeout);
+                var outcome = await connection.ExchangeAsync(_bytes, _keepAlive, timeout.Token);
+                if (cancellationToken.IsCancellationRequested) break;
+                if (!timeout.TryReset())
+                {
+                    timeout.Dispose();
+                    timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+                }
+                Count(tally, outcome, due); // from the due time: a stall counts for every request it held back
+            }
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+        }
+        finally
+        {
+            timeout.Dispose();
+        }
+        return tally;
+    }
+
+    private async Task<WorkerTally> WorkerAsync(SocketConnection connection, long deadline, CancellationToken cancellationToken)
+    {
+        var tally = new WorkerTally();
+        var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        try
+        {
+            while (Stopwatch.GetTimestamp() < deadline && !cancellationToken.IsCancellationRequested)
+            {
+                var started = Stopwatch.GetTimestamp();
+                timeout.CancelAfter(_timeout);
+                var outcome = await connection.ExchangeAsync(_bytes, _keepAlive, timeout.Token);
+                if (cancellationToken.IsCancellationRequested) break; // stopped: neither a success nor a failure
+                if (!timeout.TryReset())
+                {
+                    // It fired: a timed-out source cannot be reused.
+                    timeout.Dispose();
+                    timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+                }
+                Count(tally, outcome, started);
+                if (outcome.Error is not null && tally.OnlyErrors) await Task.Delay(1, CancellationToken.None); // a dead target: do not spin a core
+            }
+        }
+        finally
+        {
+            timeout.Dispose();
+        }
+        return tally;
+    }
+
+    public void Dispose()
+    {
+        foreach (var c in _connections) c.Dispose();
+    }
+
+    /// <summary>One exchange's result: the problem (null when correct), whether a wrong answer was non-2xx, its body bytes, or the socket error.</summary>
+    internal readonly record struct Outcome(string? Problem, bool Non2xx, long BodyBytes, string? Error, bool Timeout = false);
+
+    private static void Count(WorkerTally tally, Outcome o, long since)
+    {
+        tally.BodyBytes += o.BodyBytes;
+        if (o.Timeout) tally.Timeouts++;
+        else if (o.Error is not null) tally.Errors++;
+        if (o.Non2xx) tally.Non2xx++;
+        tally.Count(o.Timeout ? "timeout" : o.Error is not null ? "error: " + o.Error : o.Problem, since);
+    }
+}

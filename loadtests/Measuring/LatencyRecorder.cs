@@ -1,0 +1,37 @@
+using System;
+using System.Diagnostics;
+using System.Linq;
+using Comparator.Results;
+using HdrHistogram;
+
+namespace Comparator.Measuring;
+
+/// <summary>
+/// Latencies in an HDR histogram (HdrHistogram 2.5.0): microseconds from 1 µs to an hour at three
+/// significant digits, a fixed few tens of kilobytes however many requests, and percentiles to the
+/// histogram's precision (0.1%). One per worker, merged at the end of a window.
+/// </summary>
+public sealed class LatencyRecorder
+{
+    private const long HighestMicroseconds = 3_600_000_000;
+    private readonly LongHistogram _histogram = new(1, HighestMicroseconds, 3);
+
+    public long Count => _histogram.TotalCount;
+
+    /// <summary>Records the time from <paramref name="startTimestamp"/> (a Stopwatch timestamp) to now.</summary>
+    public void RecordSince(long startTimestamp) => RecordMicroseconds(Stopwatch.GetElapsedTime(startTimestamp).Ticks / 10);
+
+    public void RecordMicroseconds(long microseconds) => _histogram.RecordValue(Math.Clamp(microseconds, 1, HighestMicroseconds));
+
+    public void Add(LatencyRecorder other) => _histogram.Add(other._histogram);
+
+    public double PercentileMs(double percent) => _histogram.TotalCount == 0 ? 0 : _histogram.GetValueAtPercentile(percent) / 1000.0;
+
+    public LatencySummary Summary() => _histogram.TotalCount == 0
+        ? LatencySummary.Empty
+        : new LatencySummary(_histogram.GetMean() / 1000.0, PercentileMs(50), PercentileMs(90), PercentileMs(99), _histogram.GetMaxValue() / 1000.0)
+        {
+            P999Ms = PercentileMs(99.9),
+            Distribution = PercentilePoint.Standard.Select(p => new PercentilePoint(p, p >= 100 ? _histogram.GetMaxValue() / 1000.0 : PercentileMs(p))).ToList(),
+        };
+}

@@ -1,0 +1,182 @@
+using System;
+using System.IO;
+using System.Linq;
+using Comparator.Comparing;
+using System.IO.Pipelines;
+using System.Net.Http;
+using System.Text;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Contracts;
+using Comparator.Drivers;
+using Comparator.Running;
+using Comparator.Targets;
+using Comparator.Wire;
+using Xunit;
+
+namespace Comparator.Tests;
+
+/// <summary>The socket driver's open model (a constant arrival rate) and its response parser.</summary>
+public sealed class OpenModelTests
+{
+    private readonly Xunit.Abstractions.ITestOutputHelper _output;
+
+    public OpenModelTests(Xunit.Abstractions.ITestOutputHelper output) => _output = output;
+
+    /// <summary>
+    /// The coordinated-omission check: a service holds every answer for 1 s once in a 4 s window. At a
+    /// constant 200 req/s the requests due during the stall wait for its end, and their latency counts
+    /// from their due time, so a tenth of the window's requests or more sit above 300 ms. A closed loop
+    /// stops sending while the server stalls, so it sees one slow request per connection and a p90 far
+    /// below that: the omission this model corrects. (The thresholds are the behaviour asked of the
+    /// driver, with wide margins; they are no benchmark.)
+    /// </summary>
+    [Fact]
+    public async Task A_stall_shows_in_the_fixed_rate_percentiles_but_hides_in_the_closed_loop()
+    {
+        var pausing = new TargetDefinition("pausing", "test double", ".NET 10", "Kestrel", "MisbehavingService", "MisbehavingService.dll",
+            HostRuntime.DotNet, null) { VariantArguments = new[] { "pause", "1000" } };
+        await using var running = await new TargetLauncher(BuildLayout.Discover()).StartAsync(pausing, ServiceSwitches.Default);
+        using var control = new HttpClient { BaseAddress = running.BaseUrl };
+        var request = LoadRequest.For(Endpoints.Time, running.BaseUrl, Array.Empty<byte>(), 3);
+        var driver = new SocketDriver();
+
+        using var open = driver.Open(request, concurrency: 100, keepAlive: true, TimeSpan.FromSeconds(10));
+        (await control.PostAsync("/control/pause?after=1500", null)).EnsureSuccessStatusCode();
+        var atRate = await open.RunAtRateAsync(TimeSpan.FromSeconds(4), 200, CancellationToken.None);
+
+        using var closed = driver.Open(request, concurrency: 100, keepAlive: true, TimeSpan.FromSeconds(10));
+        (await control.PostAsync("/control/pause?after=1500", null)).EnsureSuccessStatusCode();
+        var closedLoop = await closed.RunAsync(TimeSpan.FromSeconds(4), CancellationToken.None);
+
+        foreach (var (name, w) in new[] { ("200 req/s", atRate), ("closed loop c=100", closedLoop) })
+            _output.WriteLine(System.FormattableString.Invariant(
+                $"{name}: {w.Requests} requests, p50 {w.Latency.P50Ms:0.0} p90 {w.Latency.P90Ms:0.0} p99 {w.Latency.P99Ms:0.0} max {w.Latency.MaxMs:0.0} ms, late {w.LateRequests}, dropped {w.DroppedRequests}"));
+        Assert.Equal(0, atRate.Failed);
+        Assert.InRange(atRate.Requests, 700, 820); // 200/s for 4 s
+        Assert.True(atRate.LateRequests > 0, "requests due during the stall were late");
+        Assert.True(atRate.Latency.P90Ms >= 300, $"fixed rate: p90 {atRate.Latency.P90Ms} ms");
+        Assert.Equal(0, closedLoop.Failed);
+        Assert.True(closedLoop.Latency.MaxMs >= 500, $"closed loop saw the stall: max {closedLoop.Latency.MaxMs} ms");
+        Assert.True(closedLoop.Latency.P90Ms < 100, $"closed loop: p90 {closedLoop.Latency.P90Ms} ms");
+        Assert.Null(closedLoop.LateRequests);
+    }
+
+    [Fact]
+    public async Task A_window_at_a_rate_the_target_keeps_up_with_sends_at_that_rate()
+    {
+        await using var running = await new TargetLauncher(BuildLayout.Discover()).StartAsync(TargetCatalog.Find("kestrel")!, ServiceSwitches.Default);
+        var request = LoadRequest.For(Endpoints.EchoPost, running.BaseUrl, PayloadCatalogue.Generate(500), 3);
+        using var session = new SocketDriver().Open(request, concurrency: 20, keepAlive: true, TimeSpan.FromSeconds(10));
+
+        var window = await session.RunAtRateAsync(TimeSpan.FromSeconds(1), 500, CancellationToken.None);
+
+        Assert.Equal(0, window.Failed);
+        Assert.InRange(window.Requests, 480, 500); // due at 0, 2, 4 ... 998 ms: 500, less any the window's end cut
+        Assert.Equal(0, window.DroppedRequests);
+        Assert.NotNull(window.Latency.P999Ms);
+    }
+
+    [Theory]
+    [InlineData("none", 0)]
+    [InlineData("auto", 3)]
+    [InlineData("2000,4000", 2)]
+    [InlineData("50%", 1)]
+    public void Rate_options_name_the_passes(string raw, int passes) => Assert.Equal(passes, RunOptionsParser.Rates(raw, quick: false).Count);
+
+    [Theory]
+    [InlineData("fast")]
+    [InlineData("0")]
+    [InlineData("150%")]
+    public void A_bad_rate_is_one_line(string raw) =>
+        Assert.StartsWith("run: --rate takes", Assert.ThrowsAny<Exception>(() => RunOptionsParser.Rates(raw, quick: false)).Message.Replace("run: --rate takes a percentage", "run: --rate takes"));
+
+    [Fact]
+    public void The_default_run_has_one_pass_at_half_the_capacity_and_quick_none()
+    {
+        Assert.Equal(0.5, Assert.Single(RunOptionsParser.Rates(null, quick: false)).ShareOfCapacity);
+        Assert.Empty(RunOptionsParser.Rates(null, quick: true));
+    }
+
+    private static async Task<(ResponseHead? Head, string Body)> Parse(string wire)
+    {
+        var reader = PipeReader.Create(new MemoryStream(Encoding.ASCII.GetBytes(wire)));
+        var head = await ResponseReader.ReadHeadAsync(reader, CancellationToken.None);
+        var sink = new Collect();
+        if (head is ResponseHead h) await ResponseReader.ReadBodyAsync(reader, h, sink, CancellationToken.None);
+        return (head, sink.Text.ToString());
+    }
+
+    private sealed class Collect : IBodySink
+    {
+        public readonly StringBuilder Text = new();
+        public void Feed(ReadOnlySpan<byte> piece) => Text.Append(Encoding.ASCII.GetString(piece));
+    }
+
+    [Fact]
+    public async Task The_parser_reads_content_length_chunked_with_extensions_and_trailers_and_close()
+    {
+        var (head, body) = await Parse("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: keep-alive\r\n\r\nhello");
+        Assert.Equal(new ResponseHead(200, 5, false, false), head);
+        Assert.Equal("hello", body);
+
+        (head, body) = await Parse("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n3;x=1\r\nabc\r\n2\r\nde\r\n0\r\nX-Trailer: 1\r\n\r\n");
+        Assert.Equal(new ResponseHead(200, null, true, true), head);
+        Assert.Equal("abcde", body);
+
+        (head, body) = await Parse("HTTP/1.0 404 Not Found\r\n\r\ngone");
+        Assert.Equal(new ResponseHead(404, null, false, true), head); // HTTP/1.0 without keep-alive closes; the body runs to the end
+        Assert.Equal("gone", body);
+
+        (head, _) = await Parse("");
+        Assert.Null(head); // the server closed a kept-alive connection before answering
+    }
+
+    [Theory]
+    [InlineData("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", typeof(EndOfStreamException))]
+    [InlineData("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", typeof(InvalidDataException))]
+    [InlineData("SSH-2.0-OpenSSH\r\n\r\n", typeof(InvalidDataException))]
+    [InlineData("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", typeof(InvalidDataException))]
+    public async Task Malformed_framing_is_an_error_not_a_success(string wire, Type expected) =>
+        Assert.IsType(expected, await Record.ExceptionAsync(() => Parse(wire)));
+}
+
+/// <summary>Fixed-rate passes in a run: after each closed-loop cell, at a share of the pair's lower capacity, judged on cost.</summary>
+public sealed class RatePassTests : IDisposable
+{
+    private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-rate-");
+
+    public void Dispose() => _out.Delete(recursive: true);
+
+    [Fact]
+    public async Task A_share_of_capacity_adds_a_fixed_rate_cell_per_cell_with_its_verdict_percentiles_and_chart()
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel,httplistener", "--endpoints", "time", "--rate", "50%",
+            "--launches", "2", "--warmup", "0.2s", "--first-warmup", "0.5s", "--duration", "0.5s", "--out", _out.FullName);
+
+        Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+        var dir = Assert.Single(_out.GetDirectories());
+        var run = Comparator.Reports.ResultStore.Deserialize(File.ReadAllText(Path.Combine(dir.FullName, "results.json")), "results.json");
+        var rated = run.Cells.Where(c => c.Key.Rate is not null).ToList();
+        Assert.Equal(2, rated.Count);
+        Assert.Equal(2, run.Cells.Count(c => c.Key.Rate is null));
+        Assert.Single(rated.Select(c => c.Key.Rate).Distinct()); // one asked rate for the pair, from the first launch's lower capacity
+        Assert.True(rated[0].Key.Rate > 0);
+        Assert.All(rated, c => Assert.True(c.Summary is { LateRequests: not null, DroppedRequests: not null, LatencyP999Ms: not null, LatencyDistribution.Count: 13 }, c.Key.ToString()));
+        Assert.All(rated, c => Assert.Equal(2, c.Repeats.Select(m => m.Launch).Distinct().Count()));
+        Assert.Equal(new[] { "p99_ms", "server_cpu_us" }, run.JudgedAtRate().Select(v => v.Metric).OrderBy(m => m));
+        Assert.DoesNotContain(run.Judged(), v => v.Rate is not null); // the throughput verdicts stay the closed loop's
+        Assert.Contains("At a fixed rate", File.ReadAllText(Path.Combine(dir.FullName, "report.md")));
+        Assert.Contains(dir.GetDirectories("charts").Single().GetFiles(), f => f.Name.StartsWith("latency-time-c100-", StringComparison.Ordinal) && f.Name.EndsWith("rps.svg", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task A_rate_without_the_socket_driver_exits_2_with_one_line()
+    {
+        var (exit, _, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel", "--rate", "1000", "--driver", "httpclient", "--out", _out.FullName);
+
+        Assert.Equal(2, exit);
+        Assert.Equal("error: run: --rate needs the socket driver (it alone sends at a constant rate); add --driver socket", stderr.Trim());
+        Assert.Empty(_out.GetDirectories());
+    }
+}
