@@ -9,6 +9,7 @@ public static class Program
 {
     public static async Task<int> Main(string[] args)
     {
+        Drivers.InlineSocketCompletions.Enable();
         try
         {
             // Every command, option and help text is defined in Cli/CommandLine.cs and each command's Define().

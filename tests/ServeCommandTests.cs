@@ -64,6 +64,18 @@ public sealed class ServeCommandTests
     }
 
     [Fact]
+    public async Task Targets_start_without_the_comparators_own_socket_setting()
+    {
+        using var watched = await ComparatorProcess.StartAndWaitForAsync("ready", "serve", "--targets", "kestrel");
+        var target = Assert.Single(ChildProcesses.Of(watched.Process.Id));
+
+        var environment = File.ReadAllText($"/proc/{target}/environ").Split('\0');
+
+        Assert.DoesNotContain(environment, v => v.StartsWith(Comparator.Drivers.InlineSocketCompletions.Variable + "=", StringComparison.Ordinal));
+        Assert.Contains(environment, v => v.StartsWith("COMPARATOR_PARENT_PID=", StringComparison.Ordinal) || v.Contains("PARENT", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public async Task Serve_with_an_unknown_target_exits_2_with_one_line()
     {
         using var comparator = ComparatorProcess.Start("serve", "--targets", "kestrel,nosuch");

@@ -45,7 +45,7 @@ public static class BenchDriverCommand
         {
             "--targets", Target, "--endpoints", "time", "--driver", $"{SocketDriver.DriverName},{HttpClientDriver.DriverName},{WrkDriver.DriverName}",
             "--concurrency", reader.Value("--concurrency") ?? "100", "--warmup", reader.Value("--warmup") ?? "2s",
-            "--duration", reader.Value("--duration") ?? "5s", "--repeat", reader.Value("--repeat") ?? "3",
+            "--duration", reader.Value("--duration") ?? "5s", "--repeat", reader.Value("--repeat") ?? "3", "--rate", "none",
         };
         foreach (var passThrough in new[] { "--pin", "--out" })
             if (reader.Value(passThrough) is string v) runArgs.AddRange(new[] { passThrough, v });

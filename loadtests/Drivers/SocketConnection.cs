@@ -10,7 +10,12 @@ using Comparator.Wire;
 
 namespace Comparator.Drivers;
 
-/// <summary>One kept-alive connection: reconnects when the server closed it, and resends a request the server never began to answer on a reused connection.</summary>
+/// <summary>
+/// One kept-alive connection: reconnects when the server closed it, and resends a request the server
+/// never began to answer on a reused connection. No cancellation token rides on each send and receive
+/// (registering one per operation costs more CPU than the exchange's own parsing): the session's
+/// watchdog aborts a connection whose exchange outlived the timeout, or every one when the run stops.
+/// </summary>
 internal sealed class SocketConnection : IDisposable
 {
     private readonly DnsEndPoint _endpoint;
@@ -19,6 +24,8 @@ internal sealed class SocketConnection : IDisposable
     private Socket? _socket;
     private PipeReader? _reader;
     private long _exchanges;
+    private long _inFlightSince; // Stopwatch timestamp of the exchange under way, 0 when idle
+    private volatile bool _aborted;
 
     public SocketConnection(DnsEndPoint endpoint, ByteCounters counters, LoadRequest request)
     {
@@ -27,8 +34,26 @@ internal sealed class SocketConnection : IDisposable
         _matcher = new AnswerMatcher(request);
     }
 
-    public async ValueTask<SocketSession.Outcome> ExchangeAsync(byte[] request, bool keepAlive, CancellationToken cancellationToken)
+    /// <summary>Aborts the exchange under way when it started more than <paramref name="limit"/> Stopwatch ticks before <paramref name="now"/>.</summary>
+    public void AbortIfStuck(long now, long limit)
     {
+        var since = Interlocked.Read(ref _inFlightSince);
+        if (since != 0 && now - since > limit) Abort();
+    }
+
+    /// <summary>Ends the exchange under way (its socket is closed under it); the exchange then reports a timeout.</summary>
+    public void Abort()
+    {
+        _aborted = true;
+        try { _socket?.Dispose(); } catch (ObjectDisposedException) { }
+    }
+
+    // Pooled state machines: one exchange per request, allocation-free in the steady state.
+    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder<>))]
+    public async ValueTask<SocketSession.Outcome> ExchangeAsync(byte[] request, bool keepAlive)
+    {
+        Interlocked.Exchange(ref _inFlightSince, System.Diagnostics.Stopwatch.GetTimestamp());
+        var cancellationToken = CancellationToken.None;
         try
         {
             for (var attempt = 0; ; attempt++)
@@ -53,21 +78,23 @@ internal sealed class SocketConnection : IDisposable
                 return new SocketSession.Outcome(problem, non2xx, _matcher.Length, null);
             }
         }
-        catch (OperationCanceledException)
+        catch (Exception e) when (e is SocketException or IOException or InvalidDataException or ObjectDisposedException or OperationCanceledException)
         {
             Close(); // the connection is mid-answer: unusable
+            if (!_aborted) return new SocketSession.Outcome(null, false, 0, e.Message);
+            _aborted = false;
             return new SocketSession.Outcome(null, false, 0, null, Timeout: true);
         }
-        catch (Exception e) when (e is SocketException or IOException or InvalidDataException or ObjectDisposedException)
+        finally
         {
-            Close();
-            return new SocketSession.Outcome(null, false, 0, e.Message);
+            Interlocked.Exchange(ref _inFlightSince, 0);
         }
     }
 
     private async ValueTask ConnectAsync(CancellationToken cancellationToken)
     {
         var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        _socket = socket; // reachable by Abort while connecting
         try
         {
             await socket.ConnectAsync(_endpoint, cancellationToken);
@@ -75,6 +102,7 @@ internal sealed class SocketConnection : IDisposable
         catch
         {
             socket.Dispose();
+            _socket = null;
             throw;
         }
         _counters.AddConnection();

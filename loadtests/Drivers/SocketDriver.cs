@@ -20,7 +20,8 @@ public sealed class SocketDriver : ILoadDriver
 
     public string Description =>
         "closed-loop HTTP/1.1 on raw sockets in the comparator's own process (System.IO.Pipelines), one connection per worker, " +
-        "every answer verified, bytes counted on each socket, latency in an HDR histogram";
+        "every answer verified, bytes counted on each socket, latency in an HDR histogram; socket completions inline on the runtime's epoll thread " +
+        "(the comparator's process only)";
 
     public string? CannotMeasure(LoadRequest request, bool keepAlive) => null;
 

@@ -33,10 +33,21 @@ internal sealed class SocketSession : IDriverSession
         _timeout = timeout;
         var endpoint = new DnsEndPoint(request.Url.Host, request.Url.Port);
         _connections = Enumerable.Range(0, concurrency).Select(_ => new SocketConnection(endpoint, _counters, request)).ToArray();
+        var limit = (long)(timeout.TotalSeconds * Stopwatch.Frequency);
+        _watchdog = new Timer(_ =>
+        {
+            var now = Stopwatch.GetTimestamp();
+            foreach (var c in _connections) c.AbortIfStuck(now, limit);
+        }, null, WatchdogPeriod, WatchdogPeriod);
     }
 
+    /// <summary>How often the watchdog looks for exchanges past the timeout: a timeout fires up to this much late.</summary>
+    private static readonly TimeSpan WatchdogPeriod = TimeSpan.FromMilliseconds(100);
+
+    private readonly Timer _watchdog;
+
     public Task<DriverWindow> RunAsync(TimeSpan duration, CancellationToken cancellationToken) =>
-        WindowAsync(duration, null, (connection, _, deadline) => WorkerAsync(connection, deadline, cancellationToken));
+        WindowAsync(duration, null, (connection, _, deadline) => WorkerAsync(connection, deadline, cancellationToken), cancellationToken);
 
     /// <summary>
     /// The open model, as wrk2 runs it: connection i of N owns the requests due at start + (i + kN)/rate,
@@ -48,9 +59,9 @@ internal sealed class SocketSession : IDriverSession
     /// </summary>
     public Task<DriverWindow> RunAtRateAsync(TimeSpan duration, double rate, CancellationToken cancellationToken) =>
         WindowAsync(duration, rate, (connection, start, deadline) =>
-            RateWorkerAsync(connection, Array.IndexOf(_connections, connection), rate, start, deadline, cancellationToken));
+            RateWorkerAsync(connection, Array.IndexOf(_connections, connection), rate, start, deadline, cancellationToken), cancellationToken);
 
-    private async Task<DriverWindow> WindowAsync(TimeSpan duration, double? rate, Func<SocketConnection, long, long, Task<WorkerTally>> worker)
+    private async Task<DriverWindow> WindowAsync(TimeSpan duration, double? rate, Func<SocketConnection, long, long, Task<WorkerTally>> worker, CancellationToken cancellationToken)
     {
         var received = _counters.Received;
         var sent = _counters.Sent;
@@ -58,6 +69,8 @@ internal sealed class SocketSession : IDriverSession
         var cpuBefore = Process.GetCurrentProcess().TotalProcessorTime;
         var start = Stopwatch.GetTimestamp();
         var deadline = start + (long)(duration.TotalSeconds * Stopwatch.Frequency);
+        // A stop ends every exchange under way at once: nothing waits for a slow answer.
+        using var stop = cancellationToken.Register(() => { foreach (var c in _connections) c.Abort(); });
         var tallies = await Task.WhenAll(_connections.Select(c => Task.Run(() => worker(c, start, deadline), CancellationToken.None)));
         var elapsed = Stopwatch.GetElapsedTime(start).TotalSeconds;
         var cpu = (Process.GetCurrentProcess().TotalProcessorTime - cpuBefore).TotalSeconds;
@@ -69,7 +82,6 @@ internal sealed class SocketSession : IDriverSession
     {
         var tally = new WorkerTally();
         var ticksPerRequest = Stopwatch.Frequency / rate;
-        var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         try
         {
             for (long k = 0; !cancellationToken.IsCancellationRequested; k++)
@@ -89,23 +101,13 @@ internal sealed class SocketSession : IDriverSession
                     var wait = Stopwatch.GetElapsedTime(now, due);
                     if (wait > TimeSpan.FromMilliseconds(1)) await Task.Delay(wait, cancellationToken);
                 }
-                timeout.CancelAfter(_timeout);
-                var outcome = await connection.ExchangeAsync(_bytes, _keepAlive, timeout.Token);
+                var outcome = await connection.ExchangeAsync(_bytes, _keepAlive);
                 if (cancellationToken.IsCancellationRequested) break;
-                if (!timeout.TryReset())
-                {
-                    timeout.Dispose();
-                    timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-                }
                 Count(tally, outcome, due); // from the due time: a stall counts for every request it held back
             }
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
-        }
-        finally
-        {
-            timeout.Dispose();
         }
         return tally;
     }
@@ -113,34 +115,20 @@ internal sealed class SocketSession : IDriverSession
     private async Task<WorkerTally> WorkerAsync(SocketConnection connection, long deadline, CancellationToken cancellationToken)
     {
         var tally = new WorkerTally();
-        var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        try
+        while (Stopwatch.GetTimestamp() < deadline && !cancellationToken.IsCancellationRequested)
         {
-            while (Stopwatch.GetTimestamp() < deadline && !cancellationToken.IsCancellationRequested)
-            {
-                var started = Stopwatch.GetTimestamp();
-                timeout.CancelAfter(_timeout);
-                var outcome = await connection.ExchangeAsync(_bytes, _keepAlive, timeout.Token);
-                if (cancellationToken.IsCancellationRequested) break; // stopped: neither a success nor a failure
-                if (!timeout.TryReset())
-                {
-                    // It fired: a timed-out source cannot be reused.
-                    timeout.Dispose();
-                    timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-                }
-                Count(tally, outcome, started);
-                if (outcome.Error is not null && tally.OnlyErrors) await Task.Delay(1, CancellationToken.None); // a dead target: do not spin a core
-            }
-        }
-        finally
-        {
-            timeout.Dispose();
+            var started = Stopwatch.GetTimestamp();
+            var outcome = await connection.ExchangeAsync(_bytes, _keepAlive);
+            if (cancellationToken.IsCancellationRequested) break; // stopped: neither a success nor a failure
+            Count(tally, outcome, started);
+            if (outcome.Error is not null && tally.OnlyErrors) await Task.Delay(1, CancellationToken.None); // a dead target: do not spin a core
         }
         return tally;
     }
 
     public void Dispose()
     {
+        _watchdog.Dispose();
         foreach (var c in _connections) c.Dispose();
     }
 

@@ -130,6 +130,7 @@ public sealed class TargetLauncher
         };
         // The service stops itself if this process dies without stopping it (SIGKILL): no orphans.
         info.Environment[ParentWatch.Variable] = Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        Drivers.InlineSocketCompletions.Restore(info.Environment); // the comparator's socket setting is not the target's
         if (_cpuList is not null)
         {
             info.ArgumentList.Add("-c");

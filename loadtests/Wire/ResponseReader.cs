@@ -27,6 +27,7 @@ public static class ResponseReader
     private const int MaxHeadBytes = 64 * 1024;
 
     /// <returns>the head, or null when the connection ended before any byte of it (a kept-alive connection the server closed)</returns>
+    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder<>))]
     public static async ValueTask<ResponseHead?> ReadHeadAsync(PipeReader reader, CancellationToken cancellationToken)
     {
         while (true)
@@ -59,6 +60,7 @@ public static class ResponseReader
         : head.Status is 204 or 304 || head.Status < 200 ? ValueTask.CompletedTask
         : ReadToEndAsync(reader, sink, cancellationToken);
 
+    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder))]
     private static async ValueTask ReadLengthAsync<TSink>(PipeReader reader, long remaining, TSink sink, CancellationToken cancellationToken) where TSink : IBodySink
     {
         while (remaining > 0)
@@ -73,6 +75,7 @@ public static class ResponseReader
         }
     }
 
+    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder))]
     private static async ValueTask ReadToEndAsync<TSink>(PipeReader reader, TSink sink, CancellationToken cancellationToken) where TSink : IBodySink
     {
         while (true)
@@ -84,6 +87,7 @@ public static class ResponseReader
         }
     }
 
+    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder))]
     private static async ValueTask ReadChunkedAsync<TSink>(PipeReader reader, TSink sink, CancellationToken cancellationToken) where TSink : IBodySink
     {
         while (true)
@@ -103,6 +107,7 @@ public static class ResponseReader
 
     private delegate long LineParser(ReadOnlySpan<byte> line);
 
+    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder<>))]
     private static async ValueTask<long> ReadLineAsync(PipeReader reader, LineParser parse, CancellationToken cancellationToken)
     {
         while (true)
