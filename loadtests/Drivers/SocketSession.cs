@@ -18,19 +18,15 @@ namespace Comparator.Drivers;
 internal sealed class SocketSession : IDriverSession
 {
 
-    private readonly LoadRequest _request;
     private readonly byte[] _bytes;
     private readonly bool _keepAlive;
-    private readonly TimeSpan _timeout;
     private readonly ByteCounters _counters = new();
     private readonly SocketConnection[] _connections;
 
     public SocketSession(LoadRequest request, byte[] bytes, int concurrency, bool keepAlive, TimeSpan timeout)
     {
-        _request = request;
         _bytes = bytes;
         _keepAlive = keepAlive;
-        _timeout = timeout;
         var endpoint = new DnsEndPoint(request.Url.Host, request.Url.Port);
         _connections = Enumerable.Range(0, concurrency).Select(_ => new SocketConnection(endpoint, _counters, request)).ToArray();
         var limit = (long)(timeout.TotalSeconds * Stopwatch.Frequency);

@@ -16,8 +16,6 @@ public sealed class LatencyRecorder
     private const long HighestMicroseconds = 3_600_000_000;
     private readonly LongHistogram _histogram = new(1, HighestMicroseconds, 3);
 
-    public long Count => _histogram.TotalCount;
-
     /// <summary>Records the time from <paramref name="startTimestamp"/> (a Stopwatch timestamp) to now.</summary>
     public void RecordSince(long startTimestamp) => RecordMicroseconds(Stopwatch.GetElapsedTime(startTimestamp).Ticks / 10);
 
