@@ -53,6 +53,7 @@ public static class CommandLine
             CalibrateCommand.Define(),
             DiffCommand.Define(),
             ReportCommand.Define(),
+            ImportCrankCommand.Define(),
             TargetsCommand.Define(),
             PayloadsCommand.Define(),
         };

@@ -63,13 +63,15 @@ public static class RunCommand
             CommandLine.One("--baseline-target", "NAME", "The target the ratios divide by. Default: webapi, else webapi-selfhost, else the first target."),
             CommandLine.One("--out", "DIR", "Where the run directory is written. Default: results/ in the repository."),
             CommandLine.One("--timeout", "DURATION", "Timeout of one request. Default: 30s."),
-            CommandLine.Many("--driver", "NAME", "Load drivers: httpclient, ab, wrk, or all; every cell is measured with each. Default: httpclient."),
+            CommandLine.Many("--driver", "NAME", "Load drivers: socket, httpclient, ab, wrk, or all; every cell is measured with each. Default: socket."),
             CommandLine.One("--pin", "SERVER:DRIVER", "CPU lists for the targets and for the driver, such as 0:1 or 0-1:2-3."),
             CommandLine.One("--server-header", "on|off", "Whether the targets send a Server header. Default: off."),
             CommandLine.One("--tcp-nodelay", "on|off", "TCP_NODELAY on every target's sockets: on sends each answer without Nagle's delay, as Kestrel does by default; " +
                 "off leaves each host's stock setting (the HttpListener targets then hold a chunked answer's end for the client's delayed ACK). Default: on."),
             CommandLine.One("--compare-to", "BASE.json", "After the run, diff it against this saved results.json; exit 1 on a regression."),
             CommandLine.One("--threshold", "PERCENT", "The change --compare-to counts as a regression. Default: 5%."),
+            CommandLine.Flag("--crank", "Also print the results for crank's agent, when the comparator runs as crank's load job (crank/comparator.yml): " +
+                "a #StartJobStatistics block that crank keeps in its --json file, for `comparator import-crank`."),
             CommandLine.Flag("--quick", "A short run: 1 launch, 1 round, warm-up 0.5s (cold cell 1s), duration 1s: no lead is claimed; explicit options win."),
         };
 
@@ -108,7 +110,10 @@ public static class RunCommand
             Console.Write(crossovers.ToText());
             Console.WriteLine();
         }
-        foreach (var t in run.Targets.Where(t => t.External)) Console.WriteLine($"external target {t.Name}: {t.BaseUrl} (no server CPU)");
+        var crank = new ArgumentReader(parse).Flag("--crank");
+        foreach (var t in run.Targets.Where(t => t.External))
+            Console.WriteLine($"external target {t.Name}: {t.BaseUrl} " + (run.Cells.Any(c => c.Key.Target == t.Name && c.Summary?.ServerCpuSeconds is not null) ? "(CPU read from its process)"
+                : crank ? "(no server CPU here: `comparator import-crank` adds it from crank's agent)" : "(no server CPU)"));
         foreach (var t in run.Targets.Where(t => !t.Measured)) Console.WriteLine($"not measured: {t.Name}: {t.NotMeasuredReason}");
         foreach (var hint in run.Cells.SelectMany(c => c.Flags).Distinct().Select(CellFlags.Hint).OfType<string>())
             Console.WriteLine("hint: " + hint);
@@ -119,6 +124,7 @@ public static class RunCommand
         }
         foreach (var d in run.Spec.Drivers) Console.WriteLine($"driver {d.Name}: {d.Description}");
         Console.WriteLine($"results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");
+        if (crank) Crank.CrankStatistics.Write(run, Console.Out);
         if (compareTo is null)
         {
             PrintVerdict(run);

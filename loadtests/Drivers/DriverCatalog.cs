@@ -10,7 +10,7 @@ public static class DriverCatalog
 {
     public static IReadOnlyList<string> Names { get; } = new[] { SocketDriver.DriverName, HttpClientDriver.DriverName, AbDriver.DriverName, WrkDriver.DriverName };
 
-    /// <summary>Resolves "httpclient", "ab", "wrk", "all" or a comma list into names; errors are one line.</summary>
+    /// <summary>Resolves "socket", "httpclient", "ab", "wrk", "all" or a comma list into names; errors are one line.</summary>
     public static IReadOnlyList<string> Resolve(string? list)
     {
         if (string.IsNullOrWhiteSpace(list)) return new[] { SocketDriver.DriverName };

@@ -36,6 +36,7 @@ public static class HtmlReport
         Item("started / finished", $"{run.StartedAt.ToString("u", CultureInfo.InvariantCulture)} / {run.FinishedAt.ToString("u", CultureInfo.InvariantCulture)}");
         Item("machine", $"{s.Machine.CpuModel}, {s.Machine.LogicalCores} logical cores, {s.Machine.OperatingSystem}");
         Item("comparator runtime", s.Machine.DotNetRuntime);
+        if (SpecText.Crank(s) is string crank) Item("crank", crank);
         Item("packages", string.Join(", ", s.Machine.Packages.Select(p => p.Key + " " + p.Value)));
         foreach (var d in s.Drivers) Item("driver " + d.Name, d.Description);
         Item("pinning", s.Pin ?? "none: driver and servers share all cores");

@@ -21,6 +21,7 @@ public static class MarkdownReport
         md.AppendLine();
         md.AppendLine(Invariant($"- started {run.StartedAt:u}, finished {run.FinishedAt:u}"));
         md.AppendLine($"- machine: {s.Machine.CpuModel}, {s.Machine.LogicalCores} logical cores, {s.Machine.OperatingSystem}; comparator on {s.Machine.DotNetRuntime}");
+        if (SpecText.Crank(s) is string crank) md.AppendLine("- " + crank);
         foreach (var d in s.Drivers) md.AppendLine($"- driver {d.Name}: {d.Description}");
         if (s.Pin is not null) md.AppendLine($"- pinned: {s.Pin}");
         md.AppendLine($"- Server header: {(s.ServerHeader ? "on (--server-header on)" : "off")}");

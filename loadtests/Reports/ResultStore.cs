@@ -20,6 +20,10 @@ public static class ResultStore
 
     public static string Serialize(RunResult run) => JsonSerializer.Serialize(run, Options);
 
+    /// <summary>The same shape; on one line where <paramref name="indented"/> is false (for a tool that reads lines).</summary>
+    public static string Serialize(RunResult run, bool indented) =>
+        indented ? Serialize(run) : JsonSerializer.Serialize(run, new JsonSerializerOptions(Options) { WriteIndented = false });
+
     /// <summary>Reads a results file; a file of another schema version or no result at all is an error with one line.</summary>
     public static RunResult Deserialize(string json, string source)
     {

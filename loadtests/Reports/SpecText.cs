@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Linq;
 using Comparator.Results;
 
 namespace Comparator.Reports;
@@ -23,6 +24,19 @@ public static class SpecText
             : "";
         return warmup + "; " + launches + repeats + (s.Launches is null ? "" : " per launch");
     }
+
+    /// <summary>
+    /// Where a crank run's parts ran: each job's agent, and whether the server shared the driver's
+    /// cores, with the figures that told; null for a local run.
+    /// </summary>
+    public static string? Crank(RunSpec s) => s.Crank is not CrankSpec c ? null
+        : "measured through crank (the comparator as the load job; server CPU and working set from the agents' samples of each target's process, " +
+          "a rate over the samples wholly inside each window): " + string.Join("; ", c.Jobs.Select(j =>
+              $"job {j.Job}" + (j.Target is string t && t != j.Job ? $" (target {t})" : "") +
+              (j.Cores is int n ? $" on {n} logical cores" : "") + (j.OperatingSystem is string os ? $", {os}" : "") +
+              (j.Hardware is string hw && hw.Length > 0 && hw != "Unknown" ? $", hardware {hw}" : "") +
+              (j.AgentVersion is string v ? $", agent {v.Split('+')[0]}" : ""))) +
+          ". Placement: " + c.Placement + $". Controller result: {System.IO.Path.GetFileName(c.ResultFile)}";
 
     /// <summary>What --tcp-nodelay asked; each target's answer is in the targets table.</summary>
     public static string TcpNoDelay(RunSpec s) => s.TcpNoDelay switch

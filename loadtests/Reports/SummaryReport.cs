@@ -26,6 +26,9 @@ public static class SummaryReport
         var tail = new List<string>();
         if (chart is not null) tail.AddRange(new[] { "", $"![{System.IO.Path.GetFileNameWithoutExtension(chart)}]({chart})" });
         tail.Add("");
+        if (run.Spec.Crank is CrankSpec crank)
+            tail.Add("Measured through crank: " + (crank.SharedCores ? "server and driver on one machine's cores" : "the server on a machine of its own") +
+                     "; server CPU from its agent's samples of the target's process.");
         tail.Add("Full figures: report.md and report.html in this directory.");
 
         var lines = Verdict.Build(run);

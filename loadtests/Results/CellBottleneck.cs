@@ -9,8 +9,8 @@ namespace Comparator.Results;
 /// something that is not computation: a timer, a delayed ACK, a lock, a starved pool.
 /// </summary>
 /// <param name="Kind">machine, client, wait, server; unknown where the server's CPU is not the comparator's to read</param>
-/// <param name="CoresBusy">server plus driver CPU seconds per second of the window (median repeat by busy share)</param>
-/// <param name="BusyShare">CoresBusy over the cores the cell could keep busy: min(concurrency, logical cores)</param>
+/// <param name="CoresBusy">server plus driver CPU seconds per second of the window (median repeat by busy share); the server's alone where it ran on a machine of its own (crank, separate agents)</param>
+/// <param name="BusyShare">CoresBusy over the cores the cell could keep busy: min(concurrency, logical cores of the server's machine)</param>
 /// <param name="InFlightMs">concurrency ÷ requests/s: how long each request was in flight (Little's law)</param>
 /// <param name="CpuUsPerRequest">server plus driver CPU per successful request</param>
 public sealed record CellBottleneck(string Kind, double? CoresBusy, double? BusyShare, double? InFlightMs, double? CpuUsPerRequest)

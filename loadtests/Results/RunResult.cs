@@ -79,8 +79,14 @@ public sealed record RunSpec(
     double? MinEffectPercent = null,
     bool? TcpNoDelay = null,
     ScenarioSpec? Scenario = null,
-    IReadOnlyList<string>? Rates = null)
+    IReadOnlyList<string>? Rates = null,
+    CrankSpec? Crank = null)
 {
+    // Crank: where a run measured through crank ran (the agents' machines, whether the server shared the driver's cores); null for a local run.
+
+    /// <summary>The server's machine's cores where it ran apart from the driver (crank, separate agents); null when they shared one machine.</summary>
+    public int? SeparateServerCores => Crank is { SharedCores: false } c ? c.ServerCores : null;
+
     // Rates: the fixed-rate passes each cell had after its closed loop (open model, socket driver), as asked; null or empty for none.
     // Scenario: the scenario file whose operations were the cells (Endpoints then holds their names); null for the contract's endpoints.
     // TcpNoDelay: what --tcp-nodelay asked of every target (each target's answer is in TargetInfo); null before it existed.
@@ -103,6 +109,22 @@ public sealed record OperationSpec(string Name, string? Size, IReadOnlyList<Oper
 
 /// <param name="Expect">the rule a correct answer met, in words ("200, same as webapi's answer")</param>
 public sealed record OperationRequestSpec(string Target, string Method, string PathAndQuery, IReadOnlyList<string> Headers, string? BodyFile, long? BodyBytes, string Expect);
+
+/// <summary>
+/// A run whose targets crank ran as jobs on its agents: the controller's result file the server
+/// figures came from, each job's agent, and whether the server's CPU ran on the driver's cores
+/// (<paramref name="Placement"/> says how that was told, with the figures).
+/// </summary>
+public sealed record CrankSpec(string ResultFile, IReadOnlyList<CrankJobSpec> Jobs, bool SharedCores, string Placement)
+{
+    /// <summary>The cores of the agent the targets ran on (the first target job's).</summary>
+    public int? ServerCores => System.Linq.Enumerable.FirstOrDefault(System.Linq.Enumerable.Where(Jobs, j => j.Target is not null && j.Cores is not null))?.Cores;
+}
+
+/// <param name="Target">the comparator's target this job served; null for a job that served none (the load job)</param>
+/// <param name="Cores">the agent's logical cores (its /info)</param>
+/// <param name="CpuSamples">how many CPU samples of the job's process the agent recorded</param>
+public sealed record CrankJobSpec(string Job, string? Target, int? Cores, string? OperatingSystem, string? Hardware, string? AgentVersion, int CpuSamples);
 
 public sealed record DriverInfo(string Name, string Description);
 

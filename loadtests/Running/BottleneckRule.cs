@@ -13,15 +13,17 @@ public static class BottleneckRule
 
     /// <param name="flags">the cell's saturation flags (client-bound, machine-bound), decided on every repeat</param>
     /// <param name="rate">a fixed-rate cell's asked rate: the rate set its pace unless it did not keep up</param>
-    public static CellBottleneck? Of(IReadOnlyList<Measurement> repeats, int concurrency, int logicalCores, IReadOnlyCollection<string> flags, double? rate = null)
+    /// <param name="serverCores">where the server ran on a machine of its own, that machine's cores: its share is then the server's alone on them; null when it shared the driver's</param>
+    public static CellBottleneck? Of(IReadOnlyList<Measurement> repeats, int concurrency, int logicalCores, IReadOnlyCollection<string> flags, double? rate = null, int? serverCores = null)
     {
         var usable = repeats.Where(r => r.ElapsedSeconds > 0 && r.Succeeded > 0).ToList();
         if (usable.Count == 0) return null;
-        var cores = Math.Max(1, Math.Min(concurrency, logicalCores));
+        var cores = Math.Max(1, Math.Min(concurrency, serverCores ?? logicalCores));
+        var driverShare = serverCores is null ? 1 : 0; // on separate machines the driver's CPU is not on the server's cores
         var figures = usable.Select(r =>
         {
-            double? busy = r.ServerCpuSeconds is double s ? (s + r.ClientCpuSeconds) / r.ElapsedSeconds : null;
-            double? cpu = r.ServerCpuSeconds is double t ? (t + r.ClientCpuSeconds) * 1e6 / r.Succeeded : null;
+            double? busy = r.ServerCpuSeconds is double s ? (s + driverShare * r.ClientCpuSeconds) / r.ElapsedSeconds : null;
+            double? cpu = r.ServerCpuSeconds is double t ? (t + driverShare * r.ClientCpuSeconds) * 1e6 / r.Succeeded : null;
             double? inFlight = r.RequestsPerSecond > 0 ? concurrency / r.RequestsPerSecond * 1000 : null;
             double? machine = r.MachineCpuSeconds is double m ? m / r.ElapsedSeconds / logicalCores : null;
             return (Busy: busy, Share: busy / cores, InFlight: inFlight, Cpu: cpu, Machine: machine);

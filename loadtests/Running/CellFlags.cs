@@ -81,31 +81,44 @@ public static class CellFlags
         (c.ThreadsInjected >= StarvedInjectedThreads ||
          BottleneckRule.Of(new[] { window }, concurrency, logicalCores, Array.Empty<string>()) is { Kind: CellBottleneck.Wait });
 
+    /// <param name="logicalCores">the driver's machine's cores</param>
     /// <param name="rate">the asked rate of a fixed-rate cell: its pace is the rate, so it is judged on keeping up, not on its spread or its idle cores</param>
-    public static IReadOnlyList<string> For(IReadOnlyList<Measurement> repeats, int concurrency, int logicalCores, double precision = NoisyCv, double? rate = null)
+    /// <param name="serverCores">where the server ran on a machine of its own (a crank run with separate agents), that machine's cores; null when it shared the driver's</param>
+    public static IReadOnlyList<string> For(IReadOnlyList<Measurement> repeats, int concurrency, int logicalCores, double precision = NoisyCv, double? rate = null, int? serverCores = null)
     {
-        if (rate is double asked) return ForRate(repeats, asked, logicalCores);
+        if (rate is double asked) return ForRate(repeats, asked, logicalCores, serverCores);
         var flags = new List<string>();
         if (repeats.Any(r => r.Failed > 0)) flags.Add(Failed);
         if (repeats.Any(r => r.ElapsedSeconds > 0 && r.ClientCpuSeconds / r.ElapsedSeconds >= ClientBoundShare)) flags.Add(ClientBound);
-        if (repeats.Any(r => r.ServerCpuSeconds is double s && r.ElapsedSeconds > 0 &&
-                             (s + r.ClientCpuSeconds) / r.ElapsedSeconds >= MachineBoundShare * logicalCores)) flags.Add(MachineBound);
+        if (repeats.Any(r => MachineBusy(r, serverCores) is double busy && busy >= MachineBoundShare * logicalCores)) flags.Add(MachineBound);
         if (Spread.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()) > precision) flags.Add(Noisy);
         if (repeats.Count > 0 && repeats.All(r => r.ServerCpuSeconds is null)) flags.Add(NoServerCpu);
-        if (repeats.Any(r => r.OtherCores >= ContendedCores(logicalCores))) flags.Add(Contended);
-        if (BottleneckRule.Of(repeats, concurrency, logicalCores, flags) is { Kind: CellBottleneck.Wait }) flags.Add(WaitBound);
-        if (repeats.Any(r => IsStarved(r, concurrency, logicalCores))) flags.Add(Starved);
+        if (repeats.Any(r => Others(r, serverCores) >= ContendedCores(logicalCores))) flags.Add(Contended);
+        if (BottleneckRule.Of(repeats, concurrency, logicalCores, flags, serverCores: serverCores) is { Kind: CellBottleneck.Wait }) flags.Add(WaitBound);
+        if (repeats.Any(r => IsStarved(r, concurrency, serverCores ?? logicalCores))) flags.Add(Starved);
         return flags;
     }
 
-    private static IReadOnlyList<string> ForRate(IReadOnlyList<Measurement> repeats, double asked, int logicalCores)
+    private static IReadOnlyList<string> ForRate(IReadOnlyList<Measurement> repeats, double asked, int logicalCores, int? serverCores)
     {
         var flags = new List<string>();
         if (repeats.Any(r => r.Failed > 0)) flags.Add(Failed);
         if (repeats.Any(r => r.RequestsPerSecond < KeptUpShare * asked || r.DroppedRequests > 0)) flags.Add(Overloaded);
         if (repeats.Any(r => r.ElapsedSeconds > 0 && r.ClientCpuSeconds / r.ElapsedSeconds >= ClientBoundShare)) flags.Add(ClientBound);
         if (repeats.Count > 0 && repeats.All(r => r.ServerCpuSeconds is null)) flags.Add(NoServerCpu);
-        if (repeats.Any(r => r.OtherCores >= ContendedCores(logicalCores))) flags.Add(Contended);
+        if (repeats.Any(r => Others(r, serverCores) >= ContendedCores(logicalCores))) flags.Add(Contended);
         return flags;
     }
+
+    /// <summary>
+    /// Cores the driver's machine was busy with the cell's work: driver plus server where they share it;
+    /// on a machine of the driver's own, the whole machine as /proc/stat counted it (the server is elsewhere).
+    /// </summary>
+    private static double? MachineBusy(Measurement r, int? serverCores) => r.ElapsedSeconds <= 0 ? null
+        : serverCores is null ? (r.ServerCpuSeconds is double s ? (s + r.ClientCpuSeconds) / r.ElapsedSeconds : null)
+        : r.MachineCpuSeconds / r.ElapsedSeconds;
+
+    /// <summary>Cores used on the driver's machine by processes other than the cell's own.</summary>
+    private static double? Others(Measurement r, int? serverCores) => serverCores is null ? r.OtherCores
+        : r.MachineCpuSeconds is double m && r.ElapsedSeconds > 0 ? Math.Max(0, m - r.ClientCpuSeconds) / r.ElapsedSeconds : null;
 }
