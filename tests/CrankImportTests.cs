@@ -55,6 +55,18 @@ public class CrankImportTests
     }
 
     [Fact]
+    public void A_sample_the_agent_dropped_leaves_a_gap_and_does_not_stretch_the_next_one_over_it()
+    {
+        // Busy at 0.6 cores throughout; the agent dropped the sample at 5.37 s (it does when it reads more
+        // than 100% of the machine). The next sample is still the rate of its own second: the window is read
+        // from the three whole seconds it holds, at 0.6 cores, not refused for the gap.
+        var samples = Samples(0.6, 0, 40).Where(s => s.Timestamp != T0.AddSeconds(5.37)).ToList();
+        var w = AgentCpu.Of(Job("a", samples)).Window(T0.AddSeconds(3.3), 4.4)!;
+        Assert.Equal(3.0, w.CoveredSeconds, 6); // (3.37,4.37], (5.37,6.37], (6.37,7.37]: (4.37,5.37] is the gap
+        Assert.Equal(0.6 * 4.4, w.CpuSeconds, 6);
+    }
+
+    [Fact]
     public void A_window_shorter_than_the_agents_sampling_is_not_read_rather_than_read_wrong()
     {
         var cpu = AgentCpu.Of(Job("a", Samples(1.0, 3.0, 4.0)));

@@ -29,13 +29,18 @@ public sealed class AgentCpu
     public AgentCpu(IReadOnlyList<CrankSample> cpuRaw, IReadOnlyList<CrankSample> workingSet)
     {
         var ordered = cpuRaw.OrderBy(s => s.Timestamp).ToList();
+        // A sample is a rate over the agent's last period, not since the sample before it: the agent
+        // drops a sample now and then (one it reads as above 100% of the machine) and starts the next
+        // period anyway. So each sample spans one period back, and a gap left by a dropped one is
+        // covered by none.
+        var deltas = ordered.Zip(ordered.Skip(1), (a, b) => (b.Timestamp - a.Timestamp).TotalSeconds).Where(d => d > 0).OrderBy(d => d).ToList();
+        var period = TimeSpan.FromSeconds(deltas.Count == 0 ? 1 : Math.Clamp(deltas[deltas.Count / 2], 0.1, 10));
         var intervals = new List<(DateTimeOffset, DateTimeOffset, double)>();
         for (var i = 1; i < ordered.Count; i++)
         {
-            var start = ordered[i - 1].Timestamp;
             var end = ordered[i].Timestamp;
-            // A gap of several periods means samples were dropped (the agent skips impossible values): no interval spans it.
-            if (end > start && (end - start).TotalSeconds <= 5) intervals.Add((start, end, ordered[i].Value / 100));
+            var start = ordered[i - 1].Timestamp > end - period ? ordered[i - 1].Timestamp : end - period;
+            if (end > start) intervals.Add((start, end, ordered[i].Value / 100));
         }
         _intervals = intervals;
         _workingSet = workingSet.OrderBy(s => s.Timestamp).ToList();

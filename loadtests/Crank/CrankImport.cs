@@ -94,11 +94,15 @@ public static class CrankImport
     /// Whether the server ran on the driver's cores, told from the figures rather than from names:
     /// the driver's machine's /proc/stat counts every process on its cores, so where the server's CPU
     /// (from its agent) shows up there beyond the driver's own, they shared them (one machine, or
-    /// network namespaces on one host); where it does not, the server ran elsewhere.
+    /// network namespaces on one host); where it does not, the server ran elsewhere. Closed-loop windows
+    /// only: in fixed-rate windows /proc/stat counted less than the server's CPU alone, on a local run
+    /// as through crank (the open model's timer-paced bursts between idle spells; the per-process
+    /// figures of the agent and of /proc/PID/stat agree there), so they cannot tell.
     /// </summary>
     private static bool SharedCores(IReadOnlyList<CellResult> cells, out string placement)
     {
-        var windows = cells.SelectMany(c => c.Repeats).Where(r => r.ServerCpuSeconds is not null && r.MachineCpuSeconds is not null).ToList();
+        var windows = cells.Where(c => c.Key.Rate is null).SelectMany(c => c.Repeats)
+            .Where(r => r.ServerCpuSeconds is not null && r.MachineCpuSeconds is not null).ToList();
         var server = windows.Sum(r => r.ServerCpuSeconds!.Value);
         if (windows.Count == 0 || server <= 0)
         {
@@ -108,7 +112,7 @@ public static class CrankImport
         var others = windows.Sum(r => Math.Max(0, r.MachineCpuSeconds!.Value - r.ClientCpuSeconds));
         var share = others / server;
         var figures = string.Create(CultureInfo.InvariantCulture,
-            $"over {windows.Count} windows the driver's machine counted {others:0.0} CPU s beyond the driver's own, against the server's {server:0.0} s from its agent ({100 * share:0}%)");
+            $"over {windows.Count} closed-loop windows the driver's machine counted {others:0.0} CPU s beyond the driver's own, against the server's {server:0.0} s from its agent ({100 * share:0}%)");
         if (share >= SharedCoresShare)
         {
             placement = "one machine's cores (the agents shared one host, e.g. network namespaces): " + figures +
