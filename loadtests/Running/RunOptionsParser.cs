@@ -125,7 +125,7 @@ public static class RunOptionsParser
 
     /// <summary>
     /// Fresh starts of every target per run: the unit of evidence of the lead rule. Chosen from
-    /// A/A runs on a 2-core machine as the narrowest honest interval within the default run's budget (README).
+    /// A/A runs on a 2-core machine as the narrowest honest interval within the default run's budget (docs/findings.md).
     /// </summary>
     public const int DefaultLaunches = 6;
 
