@@ -73,6 +73,7 @@ public class CrankConfigTests
         {
             Assert.Equal(project, Text(Map(job, "source"), "project"));
             Assert.Equal("net10.0", Text(job, "framework"));
+            Assert.Equal("true", Text(Map(job, "options"), "collectCounters")); // the thread pool and GC, as a local run reads them
         }
         else
         {

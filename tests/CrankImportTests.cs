@@ -76,6 +76,43 @@ public class CrankImportTests
     }
 
     [Fact]
+    public void A_dotnet_jobs_runtime_counters_are_read_over_the_seconds_inside_each_window()
+    {
+        var samples = new List<CrankSample>();
+        for (var i = 0; i <= 20; i++)
+        {
+            var at = T0.AddSeconds(i + 0.5);
+            void Add(string name, double value) => samples.Add(new CrankSample(AgentCounters.Prefix + name, at, value));
+            Add("threadpool-thread-count", i < 10 ? 4 : 4 + (i - 9)); // the pool adds a thread a second from 10 s
+            Add("threadpool-queue-length", i < 10 ? 0 : 6);
+            Add("threadpool-completed-items-count", 20000);
+            Add("gen-0-gc-count", i % 2);
+            Add("gen-1-gc-count", 0);
+            Add("gen-2-gc-count", i == 12 ? 1 : 0);
+            Add("time-in-gc", 2);
+            Add("alloc-rate", 50_000_000);
+            Add("monitor-lock-contention-count", 3);
+        }
+        var counters = AgentCounters.Of(Job("kestrel", samples))!;
+
+        var calm = counters.Window(T0.AddSeconds(2), 5)!; // samples at 2.5 .. 6.5
+        Assert.Equal(5, calm.Samples);
+        Assert.Equal(0, calm.ThreadsInjected);
+        Assert.Equal(0, calm.ThreadPoolQueueLengthMedian);
+        Assert.Equal(20000, calm.ThreadPoolCompletedItemsPerSecond);
+        Assert.Equal(2, calm.Gen0Collections); // 3.5 and 5.5
+        Assert.Equal(50_000_000, calm.AllocatedBytesPerSecond);
+
+        var starving = counters.Window(T0.AddSeconds(10), 5)!; // 10.5 .. 14.5
+        Assert.Equal(6, starving.ThreadPoolQueueLengthMedian);
+        Assert.Equal(4, starving.ThreadsInjected); // 5 at 10.5 to 9 at 14.5
+        Assert.Equal(1, starving.Gen2Collections);
+        Assert.True(CellFlags.IsStarved(ResultsTests.Window(2000, serverCpu: 1.0, elapsed: 5) with { Counters = starving }, 100, 2));
+
+        Assert.Null(AgentCounters.Of(Job("mono", Samples(0.5, 0, 10)))); // the agent collected none: a Mono process
+    }
+
+    [Fact]
     public void The_controllers_file_is_read_for_each_jobs_samples_agent_and_text_measurements()
     {
         var json = """

@@ -14,7 +14,7 @@ namespace Comparator.Crank;
 /// <summary>
 /// Puts what crank's agents measured of the service processes into a run the comparator measured
 /// as the load job: each window's server CPU and peak working set from the agent's samples over
-/// that window, then the cells' flags, bottlenecks and verdicts decided again with them, so every
+/// that window, and for a .NET job the runtime counters it collected, then the cells' flags, bottlenecks and verdicts decided again with them, so every
 /// report and `diff` reads a multi-machine run like a local one. Nothing else is changed: the
 /// requests, bytes and latencies are the comparator's own.
 /// </summary>
@@ -26,7 +26,7 @@ public static class CrankImport
     /// <param name="jobOfTarget">the crank job that served each target; a target not named is looked up by its own name</param>
     public static RunResult Apply(RunResult run, CrankResultFile crank, IReadOnlyDictionary<string, string> jobOfTarget)
     {
-        var timelines = new Dictionary<string, (CrankJob Job, AgentCpu Cpu)>(StringComparer.Ordinal);
+        var timelines = new Dictionary<string, (CrankJob Job, AgentCpu Cpu, AgentCounters? Counters)>(StringComparer.Ordinal);
         foreach (var target in run.Targets.Where(t => t.Measured))
         {
             var jobName = jobOfTarget.TryGetValue(target.Name, out var named) ? named : target.Name;
@@ -35,7 +35,7 @@ public static class CrankImport
             var cpu = AgentCpu.Of(job);
             if (!cpu.HasSamples)
                 throw new InvalidDataException($"{crank.Source}: job '{job.Name}' has no {CrankResultFile.CpuRaw} samples; was it run with --json and without --exclude-measurements?");
-            timelines[target.Name] = (job, cpu);
+            timelines[target.Name] = (job, cpu, AgentCounters.Of(job));
         }
         if (timelines.Count == 0) throw new InvalidDataException($"{run.Spec.Targets.Count} target(s) in the run, none measured: nothing to import");
 
@@ -53,7 +53,12 @@ public static class CrankImport
                     return r;
                 }
                 windows++;
-                return r with { ServerCpuSeconds = w.CpuSeconds, ServerPeakRssMb = w.PeakWorkingSetMb };
+                return r with
+                {
+                    ServerCpuSeconds = w.CpuSeconds,
+                    ServerPeakRssMb = w.PeakWorkingSetMb,
+                    Counters = r.Counters ?? t.Counters?.Window(start, r.ElapsedSeconds),
+                };
             }).ToList();
             return c with { Repeats = repeats, Summary = CellMeasurer.MedianRepeat(repeats), Runtime = TargetCatalog.Find(c.Key.Target)?.Runtime ?? c.Runtime };
         }).ToList();
@@ -72,7 +77,7 @@ public static class CrankImport
         var serverCores = spec.SeparateServerCores;
         var precision = spec.PrecisionPercent is double p ? p / 100 : CellFlags.NoisyCv;
         var judged = cells.Select(c => timelines.ContainsKey(c.Key.Target) && c.Repeats.Count > 0 ? Judge(c, spec, precision, serverCores) : c).ToList();
-        var targets = run.Targets.Select(t => timelines.TryGetValue(t.Name, out var tl) ? Describe(t, tl.Job) : t).ToList();
+        var targets = run.Targets.Select(t => timelines.TryGetValue(t.Name, out var tl) ? Describe(t, tl.Job, tl.Counters is not null) : t).ToList();
         var result = run with { Spec = spec, Cells = judged, Targets = targets };
         return result with { Verdicts = PairVerdicts.Build(result) };
     }
@@ -124,8 +129,14 @@ public static class CrankImport
     }
 
     /// <summary>A target crank ran: the catalogue's description where the job is one of its targets, and the job and agent that ran it.</summary>
-    private static TargetInfo Describe(TargetInfo t, CrankJob job)
+    private static TargetInfo Describe(TargetInfo t, CrankJob job, bool counters)
     {
+        t = t with
+        {
+            RuntimeCounters = counters
+                ? "System.Runtime event counters from crank's agent (runtime-counter/*, one sample a second)"
+                : "none from crank's agent (collectCounters is off for the job, or its runtime is not .NET: the agent cannot attach to Mono)",
+        };
         var where = $"crank job '{job.Name}'" + (job.Cores is int n ? $" on an agent with {n} logical cores" : "") +
                     (job.OperatingSystem is string os ? $" ({os})" : "") + $", at {t.BaseUrl}";
         return TargetCatalog.Find(t.Name) is TargetDefinition d
