@@ -46,10 +46,11 @@ public static class CrankImport
             var repeats = c.Repeats.Select(r =>
             {
                 if (r.WindowStartedAt is not DateTimeOffset start) return r;
-                if (t.Cpu.Overlaps(start, r.ElapsedSeconds)) overlapping++;
+                var sampled = t.Cpu.Overlaps(start, r.ElapsedSeconds);
+                if (sampled) overlapping++;
                 if (t.Cpu.Window(start, r.ElapsedSeconds) is not WindowCpu w)
                 {
-                    if (t.Cpu.Overlaps(start, r.ElapsedSeconds)) tooShort++;
+                    if (sampled) tooShort++;
                     return r;
                 }
                 windows++;
