@@ -8,6 +8,7 @@ using Comparator.Results;
 using Comparator.Running;
 using Comparator.Targets;
 using Xunit;
+using Comparator.Statistics;
 
 namespace Comparator.Tests;
 

@@ -51,7 +51,7 @@ public sealed class ChartsTests
         var charts = Charts.Build(run);
         foreach (var point in Points(Throughput(run)))
             Assert.Equal(colours[point.LegendText.Split(' ')[0]], point.Color);
-        foreach (var chart in charts.Where(c => c.Name != "throughput"))
+        foreach (var chart in charts.Where(c => c.Name is not ("throughput" or ForestChart.Name)))
         {
             foreach (var item in chart.Plot.Legend.ManualItems)
                 Assert.Equal(colours[item.LabelText], item.FillColor);
@@ -130,6 +130,23 @@ public sealed class ChartsTests
     }
 
     [Fact]
+    public void The_first_chart_shows_every_judgment_as_a_row_coloured_by_its_outcome()
+    {
+        var run = Sweep(64, 1024, 16384, 262144);
+        var charts = Charts.Build(run);
+        var forest = charts[0];
+        var rows = ForestChart.Rows(run);
+
+        Assert.Equal(ForestChart.Name, forest.Name);
+        Assert.NotEmpty(rows);
+        // One estimate dot per judged row, in the outcome's colour (the legend's keys sit at NaN).
+        var dots = forest.Plot.GetPlottables().OfType<ScottPlot.Plottables.Marker>().Where(m => !double.IsNaN(m.Location.X)).ToList();
+        Assert.Equal(rows.Count, dots.Count);
+        Assert.Equal(rows.Select(ForestChart.Of), Enumerable.Reverse(dots.OrderBy(d => d.Location.Y)).Select(d => d.Color));
+        Assert.True(forest.Height >= Chart.DefaultHeight);
+    }
+
+    [Fact]
     public void Crossovers_are_marked_on_the_size_chart_with_who_leads_before_and_after()
     {
         var run = Sweep(64, 1024, 16384, 262144);
@@ -138,8 +155,8 @@ public sealed class ChartsTests
 
         Assert.Contains(Crossovers.Find(run), c => c.Changes.Any());
         Assert.NotEmpty(labels);
-        Assert.Contains(labels, l => l.Contains("post: webapi-selfhost → noise", StringComparison.Ordinal) || l.Contains("post: webapi-selfhost → wcf-classic", StringComparison.Ordinal));
-        Assert.Contains("where the lead changes, wcf-classic vs webapi-selfhost", chart.Subtitle);
+        Assert.Contains(labels, l => l.Contains("post: webapi-selfhost → unsettled", StringComparison.Ordinal) || l.Contains("post: webapi-selfhost → same", StringComparison.Ordinal) || l.Contains("post: webapi-selfhost → wcf-classic", StringComparison.Ordinal));
+        Assert.Contains("where the verdict changes, wcf-classic vs webapi-selfhost", chart.Subtitle);
     }
 
     [Fact]

@@ -10,6 +10,7 @@ using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
 using Xunit;
+using Comparator.Statistics;
 
 namespace Comparator.Tests;
 
@@ -288,7 +289,7 @@ public class CrankImportTests
             Assert.Contains("Measured through crank", File.ReadAllText(Path.Combine(runDir.FullName, "summary.md")));
 
             var diff = await ComparatorProcess.RunAsync("diff", runDir.FullName, "--from", "webapi-selfhost", "--to", "wcf-classic");
-            Assert.True(diff.ExitCode is 0 or 1, diff.Stderr);
+            Assert.True(diff.ExitCode is 0 or 1 or 3, diff.Stderr); // 3: too few launches settled to gate on
             Assert.Contains("server cpu µs/req", diff.Stdout);
         }
         finally { dir.Delete(recursive: true); }

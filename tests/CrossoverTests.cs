@@ -39,10 +39,10 @@ public sealed class CrossoverTests
         var judged = Comparing.PairVerdicts.Build(run);
         Assert.All(judged, v => Assert.Equal("wcf-classic", v.Leader));
 
-        // Whatever the figures, a stored verdict of "within noise" at 4KB is what the curve says.
-        var stored = run with { Verdicts = judged.Select(v => v.SizeBytes == 4096 ? v with { Leader = null, Reason = "within noise" } : v).ToList() };
+        // Whatever the figures, a stored verdict of "not settled" at 4KB is what the curve says.
+        var stored = run with { Verdicts = judged.Select(v => v.SizeBytes == 4096 ? v with { Leader = null, Reason = "not settled", Outcome = Results.CellVerdict.Unsettled } : v).ToList() };
 
-        Assert.Equal("echo-post: wcf-classic leads at 500B, within noise at 4KB", Assert.Single(Crossovers.Find(stored)).Sentence());
+        Assert.Equal("echo-post: wcf-classic leads at 500B, not settled at 4KB", Assert.Single(Crossovers.Find(stored)).Sentence());
     }
 
     [Fact]
@@ -57,7 +57,7 @@ public sealed class CrossoverTests
 
         var crossover = Assert.Single(Crossovers.Find(run));
 
-        Assert.Equal("echo-post: webapi-selfhost leads up to 1KB, within noise at 16KB, wcf-classic leads from 64KB", crossover.Sentence());
+        Assert.Equal("echo-post: webapi-selfhost leads up to 1KB, not settled at 16KB, wcf-classic leads from 64KB", crossover.Sentence());
         Assert.True(crossover.LeadChangesHands);
         Assert.Equal(new long[] { 16384, 65536 }, crossover.Changes.Select(c => c.SizeBytes));
     }

@@ -17,8 +17,9 @@ public sealed class DiffTests : IDisposable
 
     public void Dispose() => _dir.Delete(recursive: true);
 
+    // p99 sets p90 too: diff judges p90, and these fixtures move the tail as a whole.
     private static Measurement Window(double rps, double p99 = 5, double cpu = 0.25) =>
-        new((long)rps, 0, 0, 0, 0, 1, rps, 1, 1, 2, p99, 9, (long)rps * 617, (long)rps * 611, (long)rps * 500, 100, cpu, 50, 0.5,
+        new((long)rps, 0, 0, 0, 0, 1, rps, 1, 1, p99, p99, 9, (long)rps * 617, (long)rps * 611, (long)rps * 500, 100, cpu, 50, 0.5,
             Array.Empty<string>(), Array.Empty<string>());
 
     private static CellResult Cell(string target, string endpoint, params Measurement[] repeats) =>
@@ -48,18 +49,18 @@ public sealed class DiffTests : IDisposable
             Run(Cell("kestrel", "echo-post", Window(900), Window(1100), Window(700))), 0.05, "base", "new");
 
         Assert.False(diff.HasRegression);
-        Assert.Equal(RunDiff.WithinNoise, diff.Cells.Single().Verdict);
+        Assert.Equal(RunDiff.NotSettled, diff.Cells.Single().Verdict);
     }
 
     [Fact]
-    public void A_drop_beyond_the_noise_but_under_the_threshold_is_not_a_regression()
+    public void A_drop_beyond_the_noise_but_under_the_threshold_is_not_a_regression_and_within_the_margin_is_equivalent()
     {
         var diff = RunDiff.BetweenRuns(
             Run(Cell("kestrel", "time", Window(1000), Window(1001))),
             Run(Cell("kestrel", "time", Window(970), Window(971))), 0.05, "base", "new");
 
         Assert.False(diff.HasRegression);
-        Assert.Equal(RunDiff.Unchanged, diff.Cells.Single().Verdict);
+        Assert.Equal(RunDiff.Equivalent, diff.Cells.Single().Verdict);
     }
 
     [Fact]
@@ -70,7 +71,7 @@ public sealed class DiffTests : IDisposable
             Run(Cell("kestrel", "time", Window(1000, p99: 7), Window(1000, p99: 7.2))), 0.05, "base", "new");
 
         Assert.Equal(RunDiff.Regression, diff.Cells.Single().Verdict);
-        Assert.True(diff.Cells.Single().Changes.Single(c => c.Metric == "p99 ms").IsRegression);
+        Assert.True(diff.Cells.Single().Changes.Single(c => c.Metric == "p90 ms").IsRegression);
     }
 
     [Fact]
@@ -151,7 +152,7 @@ public sealed class DiffTests : IDisposable
             Run(Cell("kestrel", "time", Window(500) with { Launch = 0 })), 0.05, "base", "new");
 
         Assert.False(diff.HasRegression);
-        Assert.Equal(RunDiff.NotJudged, diff.Cells.Single().Verdict);
+        Assert.Equal(RunDiff.OneLaunch, diff.Cells.Single().Verdict);
         Assert.Null(diff.Cells.Single().Changes.Single(c => c.Metric == "req/s").Interval);
         Assert.Contains("(no interval: one launch", DiffReport.Render(diff));
         Assert.Contains(DiffReport.Summary(diff), l => l.StartsWith("1 cell(s) moved past 5.0% but could not be judged"));
@@ -193,6 +194,35 @@ public sealed class DiffTests : IDisposable
         Assert.StartsWith("**No regression**", okOut);
         Assert.Equal(1, bad);
         Assert.Contains("REGRESSION", badOut);
+    }
+
+    [Fact]
+    public async Task A_halving_measured_in_one_launch_cannot_be_judged_exits_3_and_with_a_threshold_is_gated_on_medians()
+    {
+        var basePath = Save("one.json", ResultStore.Serialize(Run(Cell("kestrel", "time", Window(1000)))));
+        var halved = Save("halved.json", ResultStore.Serialize(Run(Cell("kestrel", "time", Window(500)))));
+        var steady = Save("steady.json", ResultStore.Serialize(Run(Cell("kestrel", "time", Window(1001)))));
+
+        var (judged, judgedOut, _) = await ComparatorProcess.RunAsync("diff", basePath, halved);
+        var (gated, gatedOut, _) = await ComparatorProcess.RunAsync("diff", basePath, halved, "--threshold", "5%");
+        var (passed, passedOut, _) = await ComparatorProcess.RunAsync("diff", basePath, steady, "--threshold", "5%");
+
+        Assert.Equal(3, judged);
+        Assert.StartsWith("**Cannot judge**", judgedOut);
+        Assert.Equal(1, gated);
+        Assert.Contains("judged on medians (point estimates", gatedOut);
+        Assert.Equal(0, passed);
+        Assert.StartsWith("**No regression by point estimates**", passedOut);
+    }
+
+    [Fact]
+    public void The_default_threshold_is_the_runs_recorded_minimum_effect()
+    {
+        var run = Run(Cell("kestrel", "time", Window(1000)));
+        var stricter = run with { Spec = run.Spec with { MinEffectPercent = 10 } };
+
+        Assert.Equal(Statistics.LeadRule.DefaultMinEffect, Cli.DiffCommand.RecordedMinEffect(run, run));
+        Assert.Equal(0.10, Cli.DiffCommand.RecordedMinEffect(run, stricter), 9);
     }
 
     [Fact]
@@ -245,7 +275,7 @@ public sealed class DiffTests : IDisposable
         var good = Save("good.json", ResultStore.Serialize(Run(Cell("kestrel", "time", Window(1000)))));
         var other = kind switch
         {
-            "schema" => Save("schema.json", ResultStore.Serialize(Run(Cell("kestrel", "time", Window(1000)))).Replace("\"schemaVersion\": 2", "\"schemaVersion\": 7")),
+            "schema" => Save("schema.json", ResultStore.Serialize(Run(Cell("kestrel", "time", Window(1000)))).Replace("\"schemaVersion\": 3", "\"schemaVersion\": 7")),
             "garbage" => Save("garbage.json", "{ this is not json"),
             "missing" => Path.Combine(_dir.FullName, "nowhere.json"),
             _ => Save("disjoint.json", ResultStore.Serialize(Run(Cell("httplistener", "json", Window(1000))))),

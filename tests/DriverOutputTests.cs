@@ -4,6 +4,7 @@ using System.Linq;
 using Comparator.Drivers;
 using Comparator.Running;
 using Xunit;
+using Comparator.Statistics;
 
 namespace Comparator.Tests;
 

@@ -7,6 +7,7 @@ using Comparator.Drivers;
 using Comparator.Results;
 using Comparator.Running;
 using Xunit;
+using Comparator.Statistics;
 
 namespace Comparator.Tests;
 

@@ -27,7 +27,7 @@ public sealed class HtmlReportTests
         var charts = Charts.Build(run);
         var html = HtmlReport.Render(run, charts);
 
-        Assert.Equal(new[] { "throughput", "requests", "latency-p50", "latency-p99", "overhead", "cpu" }, charts.Select(c => c.Name));
+        Assert.Equal(new[] { "judgments", "throughput", "requests", "latency-p50", "latency-p99", "overhead", "cpu" }, charts.Select(c => c.Name));
         foreach (var chart in charts)
         {
             var figure = Regex.Match(html, $"<figure id=\"chart-{chart.Name}\">.*?</figure>", RegexOptions.Singleline);

@@ -35,7 +35,7 @@ public sealed class LaunchTests : IDisposable
         Assert.NotNull(verdict.RatioLow);
         var json = File.ReadAllText(Path.Combine(directory, "results.json"));
         Assert.Contains("\"verdicts\": [", json);
-        Assert.Contains("\"schemaVersion\": 2", json);
+        Assert.Contains("\"schemaVersion\": 3", json);
     }
 
     [Fact]
@@ -45,10 +45,10 @@ public sealed class LaunchTests : IDisposable
             "--launches", "2", "--warmup", "0", "--first-warmup", "0", "--duration", "0.2s", "--out", _out.FullName);
 
         // Whether two launches happen to claim a lead is chance (99% say not); the exit code must say which it was.
-        var claimed = stdout.Contains("YES: kestrel.");
+        var claimed = stdout.Contains("FALSE LEAD: kestrel.");
         Assert.True(exit == (claimed ? 1 : 0), $"exit {exit}\n{stdout}\n{stderr}");
         Assert.Contains("A/A kestrel", stdout);
-        Assert.Matches(@"time\s+-\s+100\s+\d\.\d{2,3}x\s+\d\.\d{2,3}x–\d+\.\d{2,3}x\s+(no \(within noise\)|YES: kestrel\.[AB])", stdout);
+        Assert.Matches(@"time\s+-\s+req/s\s+\d\.\d{2,3}x\s+\d\.\d{2,3}x–\d+\.\d{2,3}x\s+\d\.\d{2,3}x–\d+\.\d{2,3}x\s+2\s+(equivalent|not settled|FALSE LEAD: kestrel\.[AB])", stdout);
         var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.json")), "results.json");
         Assert.Equal(new[] { "kestrel.A", "kestrel.B" }, run.Targets.Select(t => t.Name));
         Assert.Equal("kestrel.A", run.Spec.BaselineTarget);

@@ -42,10 +42,10 @@ public sealed class LeadRuleTests
         return (a, b);
     }
 
-    private static Direction Judge(LeadRule rule, (List<Measurement> Baseline, List<Measurement> Other) cell) =>
-        rule.Paired(cell.Baseline, cell.Other, m => m.RequestsPerSecond, out _) is RatioInterval i ? rule.Decide(i) : Direction.WithinNoise;
+    private static Outcome Judge(LeadRule rule, (List<Measurement> Baseline, List<Measurement> Other) cell) =>
+        rule.Paired(cell.Baseline, cell.Other, m => m.RequestsPerSecond, out _) is RatioInterval i ? rule.Decide(i) : Outcome.Unsettled;
 
-    private static int Count(int seed, double shift, double process, double window, Direction expected, int cells = 1000)
+    private static int Count(int seed, double shift, double process, double window, Outcome expected, int cells = 1000)
     {
         var random = new Random(seed);
         return Enumerable.Range(0, cells).Count(_ => Judge(LeadRule.Default, Cell(random, shift, process, window)) == expected);
@@ -57,7 +57,7 @@ public sealed class LeadRuleTests
     public void Identical_services_are_called_different_in_at_most_one_percent_of_cells(int seed, double process, double window)
     {
         var random = new Random(seed);
-        var leads = Enumerable.Range(0, 1000).Count(_ => Judge(LeadRule.Default, Cell(random, 1.0, process, window)) != Direction.WithinNoise);
+        var leads = Enumerable.Range(0, 1000).Count(_ => Judge(LeadRule.Default, Cell(random, 1.0, process, window)) is Outcome.Higher or Outcome.Lower);
 
         _output.WriteLine($"A/A, process SD {process:P0}, window SD {window:P0}, 6 launches: {leads} leads claimed in 1000 cells");
         Assert.True(leads <= 10, $"{leads} false leads in 1000 A/A cells");
@@ -67,11 +67,11 @@ public sealed class LeadRuleTests
     public void A_ten_percent_shift_is_found_in_most_cells_where_launches_agree_to_a_few_percent()
     {
         // Process SD 2% and window SD 1%: launch log ratios of about 3% SD, as the echo-put cells and a quiet machine give.
-        var found = Count(3, 1.10, 0.02, 0.01, Direction.Higher);
-        var wrongWay = Count(3, 1.10, 0.02, 0.01, Direction.Lower);
+        var found = Count(3, 1.10, 0.02, 0.01, Outcome.Higher);
+        var wrongWay = Count(3, 1.10, 0.02, 0.01, Outcome.Lower);
         // The same shift where launches differ by about 10% (this machine's CPU-bound cells): printed for the README, not asserted.
-        var noisy = Count(4, 1.10, 0.08, 0.04, Direction.Higher);
-        var noisyLarge = Count(5, 1.30, 0.08, 0.04, Direction.Higher);
+        var noisy = Count(4, 1.10, 0.08, 0.04, Outcome.Higher);
+        var noisyLarge = Count(5, 1.30, 0.08, 0.04, Outcome.Higher);
 
         _output.WriteLine($"10% shift, quiet (3% SD): found in {found} of 1000; the wrong way in {wrongWay}");
         _output.WriteLine($"10% shift, noisy (10% SD): found in {noisy} of 1000; 30% shift, noisy: {noisyLarge} of 1000");
@@ -80,7 +80,7 @@ public sealed class LeadRuleTests
     }
 
     [Fact]
-    public void Identical_windows_give_a_ratio_of_one_and_a_zero_width_interval_within_noise()
+    public void Identical_windows_give_a_ratio_of_one_and_a_zero_width_interval_judged_equivalent()
     {
         var same = Enumerable.Range(0, 4).Select(l => ResultsTests.Window(1000) with { Launch = l }).ToList();
 
@@ -88,7 +88,7 @@ public sealed class LeadRuleTests
 
         Assert.Null(why);
         Assert.Equal((1.0, 1.0, 1.0, 4), (interval.Ratio, interval.Low, interval.High, interval.Units));
-        Assert.Equal(Direction.WithinNoise, LeadRule.Default.Decide(interval));
+        Assert.Equal(Outcome.Equivalent, LeadRule.Default.Decide(interval));
     }
 
     [Fact]
@@ -125,7 +125,7 @@ public sealed class LeadRuleTests
         var interval = LeadRule.Default.Paired(a, b, m => m.RequestsPerSecond, out _)!;
 
         Assert.Equal(3, interval.Units);
-        Assert.Equal(Direction.Higher, LeadRule.Default.Decide(interval));
+        Assert.Equal(Outcome.Higher, LeadRule.Default.Decide(interval));
     }
 
     [Fact]
@@ -158,8 +158,10 @@ public sealed class LeadRuleTests
 
         Assert.Equal("b", PairVerdicts.Decide(rule, key, "a", C("a", 100, 101, 99, 100), "b", C("b", 200, 203, 198, 201)).Leader);
         Assert.Equal("a", PairVerdicts.Decide(rule, key, "a", C("a", 200, 203, 198, 201), "b", C("b", 100, 101, 99, 100)).Leader);
-        var noise = PairVerdicts.Decide(rule, key, "a", C("a", 100, 101, 99, 100), "b", C("b", 101, 100, 100, 99));
-        Assert.Equal((null, PairVerdicts.WithinNoise), (noise.Leader, noise.Reason));
+        var same = PairVerdicts.Decide(rule, key, "a", C("a", 100, 101, 99, 100), "b", C("b", 101, 100, 100, 99));
+        Assert.Equal((null, PairVerdicts.Equivalent, CellVerdict.Equivalent), (same.Leader, same.Reason, same.Outcome));
+        var open = PairVerdicts.Decide(rule, key, "a", C("a", 100, 130, 80, 100), "b", C("b", 101, 90, 120, 99));
+        Assert.Equal((null, PairVerdicts.NotSettled, CellVerdict.Unsettled), (open.Leader, open.Reason, open.Outcome));
         Assert.Equal(LeadRule.OneUnit, PairVerdicts.Decide(rule, key, "a", C("a", 100), "b", C("b", 300)).Reason);
         Assert.Equal("failed requests on b (4)", PairVerdicts.Decide(rule, key, "a", C("a", 100, 101), "b", C("b", 300, 301) with { FailedTotal = 4 }).Reason);
         Assert.Equal("not measured on a (did not start)",

@@ -6,6 +6,7 @@ using Comparator.Results;
 using Comparator.Running;
 using Comparator.Targets;
 using Xunit;
+using Comparator.Statistics;
 
 namespace Comparator.Tests;
 
@@ -83,11 +84,15 @@ public sealed class PrecisionTests
     public void The_parser_maps_launches_confidence_and_min_effect_to_the_lead_rule()
     {
         var defaults = Parse();
-        Assert.Equal(RunOptionsParser.DefaultLaunches, defaults.Launches);
-        Assert.Equal(Statistics.LeadRule.Default, defaults.Lead);
+        Assert.Equal(Statistics.SequentialDesign.DefaultMaxLaunches, defaults.Launches);
+        Assert.Equal(Statistics.LeadRule.Default with { Design = Statistics.SequentialDesign.Default }, defaults.Lead);
+        Assert.Equal(RunOptionsParser.Duration("--budget", RunOptionsParser.DefaultBudget, false), defaults.Budget);
+        Assert.Null(Parse("--launches", "6").Lead.Design);
+        Assert.Equal(new Statistics.SequentialDesign(Statistics.SequentialDesign.DefaultFirstLook, 10), Parse("--max-launches", "10").Lead.Design);
+        Assert.Equal(0.1, Parse("--equivalence", "10%").Lead.Equivalence, 9);
         Assert.Equal(1, Parse("--quick").Launches);
         Assert.Equal(3, Parse("--quick", "--launches", "3").Launches);
-        Assert.Equal(new Statistics.LeadRule(0.95, 0.05), Parse("--confidence", "95%", "--min-effect", "5").Lead);
+        Assert.Equal(new Statistics.LeadRule(0.95, 0.05, Design: Statistics.SequentialDesign.Default), Parse("--confidence", "95%", "--min-effect", "5").Lead);
         Assert.Equal(0.0, Parse("--min-effect", "0%").Lead.MinEffect);
     }
 

@@ -7,6 +7,7 @@ using Comparator.Results;
 using Comparator.Running;
 using Comparator.Verification;
 using Xunit;
+using Comparator.Statistics;
 
 namespace Comparator.Tests;
 
@@ -37,7 +38,7 @@ public sealed class ResultsTests
         var json = ResultStore.Serialize(sample with { Verdicts = Comparing.PairVerdicts.Build(sample) });
         var back = ResultStore.Deserialize(json, "sample");
 
-        Assert.Contains("\"schemaVersion\": 2", json);
+        Assert.Contains("\"schemaVersion\": 3", json);
         Assert.Equal(json, ResultStore.Serialize(back));
         Assert.Equal(1000, back.Cells[0].Summary!.RequestsPerSecond);
         Assert.Equal(3, back.Cells[0].Repeats.Count);
@@ -58,11 +59,11 @@ public sealed class ResultsTests
         var json = ResultStore.Serialize(run);
         using var doc = System.Text.Json.JsonDocument.Parse(json);
         var verdict = Assert.Single(doc.RootElement.GetProperty("verdicts").EnumerateArray().ToList());
-        Assert.Equal(new[] { "endpoint", "sizeBytes", "concurrency", "baseline", "other", "metric", "ratio", "ratioLow", "ratioHigh", "confidence", "leader", "reason", "rate" },
+        Assert.Equal(new[] { "endpoint", "sizeBytes", "concurrency", "baseline", "other", "metric", "ratio", "ratioLow", "ratioHigh", "confidence", "leader", "reason", "rate", "outcome", "equivalenceLow", "equivalenceHigh", "launches", "withinMargin" },
             verdict.EnumerateObject().Select(p => p.Name));
         Assert.Equal("rps", verdict.GetProperty("metric").GetString());
         Assert.Equal(0.99, verdict.GetProperty("confidence").GetDouble());
-        Assert.Equal("within noise", verdict.GetProperty("reason").GetString()); // identical windows: ratio 1, no lead
+        Assert.Equal("equivalent", verdict.GetProperty("outcome").GetString()); // identical windows: ratio 1, no lead, the same within the margin
         var back = ResultStore.Deserialize(json, "run");
         Assert.Equal(run.Verdicts, back.Verdicts);
         Assert.Equal(json, ResultStore.Serialize(back));
@@ -74,7 +75,7 @@ public sealed class ResultsTests
         var sample = Sample();
         var other = sample.Cells[0] with { Key = sample.Cells[0].Key with { Target = "httplistener" }, Repeats = sample.Cells[0].Repeats.Select(r => r with { RequestsPerSecond = r.RequestsPerSecond * 2 }).ToList() };
         var json = ResultStore.Serialize(sample with { Cells = new[] { sample.Cells[0], other } })
-            .Replace("\"schemaVersion\": 2", "\"schemaVersion\": 1").Replace("  \"verdicts\": null\n", "").Replace(",\n}", "\n}");
+            .Replace("\"schemaVersion\": 3", "\"schemaVersion\": 1").Replace("  \"verdicts\": null\n", "").Replace(",\n}", "\n}");
 
         var old = ResultStore.Deserialize(json, "old.json");
 

@@ -66,7 +66,7 @@ public sealed class VerdictTests
         var lines = Verdict.Build(run);
 
         Assert.Equal("wcf-classic against webapi-selfhost (baseline)", lines[0].Text);
-        Assert.Equal("echo-post 500B: wcf-classic is 1.20x faster (99% interval 1.19x–1.21x; 1210 vs 1010 req/s); " +
+        Assert.Equal("echo-post 500B: wcf-classic is 1.20x faster (99% interval 1.19x–1.21x, 3 launches; 1210 vs 1010 req/s); " +
                      "server CPU 150.0 vs 200.0 µs/req (0.75x); p99 12.0 vs 16.0 ms (0.75x); 700 B vs 680 B per response",
             lines.Single(l => l.Kind == VerdictLineKind.Endpoint).Text);
         // The compact table comes before the sentences: endpoint × size, ratio, interval, verdict.
@@ -77,11 +77,11 @@ public sealed class VerdictTests
     }
 
     [Fact]
-    public void An_interval_that_reaches_past_the_minimum_effect_is_within_noise_and_nobody_leads()
+    public void An_interval_that_reaches_past_the_minimum_effect_is_not_settled_and_nobody_leads()
     {
         var line = Assert.Single(Texts(Pair((500, new[] { 1000.0, 1100, 1050 }, new[] { 1080.0, 1150, 1020 }))), t => t.StartsWith("echo-post"));
 
-        Assert.StartsWith("echo-post 500B: within noise, 1.03x req/s (99% interval 0.76x–1.41x; 1080 vs 1050 req/s)", line);
+        Assert.StartsWith("echo-post 500B: not settled: between 0.76x and 1.41x req/s cannot be ruled out (1.03x, 99% interval, 3 launches; 1080 vs 1050 req/s)", line);
         Assert.DoesNotContain("leads", line);
     }
 
@@ -93,12 +93,12 @@ public sealed class VerdictTests
             (1024, new[] { 100.0, 120, 110 }, new[] { 105.0, 115, 112 }),
             (16384, new[] { 50.0, 52, 51 }, new[] { 60.0, 62, 61 })));
 
-        Assert.Contains("echo-post: webapi-selfhost leads at 64B, within noise at 1KB, wcf-classic leads at 16KB; " +
+        Assert.Contains("echo-post: webapi-selfhost leads at 64B, not settled at 1KB, wcf-classic leads at 16KB; " +
                         "wcf-classic/webapi-selfhost req/s 0.76x at 64B to 1.20x at 16KB", texts);
         // A lead is said from the leader's side: the baseline leading at 64B is 1.32x faster, not "0.76x".
-        Assert.Contains(texts, t => t.StartsWith("64B: webapi-selfhost is 1.32x faster (99% interval 1.26x–1.38x; 155 vs 205 req/s)"));
-        Assert.Contains(texts, t => t.StartsWith("1KB: within noise, 1.01x req/s (99% interval"));
-        Assert.Contains(texts, t => t.StartsWith("16KB: wcf-classic is 1.20x faster (99% interval 1.17x–1.22x; 61 vs 51 req/s)"));
+        Assert.Contains(texts, t => t.StartsWith("64B: webapi-selfhost is 1.32x faster (99% interval 1.26x–1.38x, 3 launches; 155 vs 205 req/s)"));
+        Assert.Contains(texts, t => t.StartsWith("1KB: not settled: between "));
+        Assert.Contains(texts, t => t.StartsWith("16KB: wcf-classic is 1.20x faster (99% interval 1.17x–1.22x, 3 launches; 61 vs 51 req/s)"));
     }
 
     [Fact]
@@ -166,7 +166,7 @@ public sealed class VerdictTests
     {
         var texts = Texts(Pair((64, new[] { 200.0 }, new[] { 100.0 }), (1024, new[] { 100.0 }, new[] { 300.0 })));
 
-        Assert.Contains("echo-post: within noise at every size (64B to 1KB); wcf-classic/webapi-selfhost req/s 0.50x at 64B to 3.00x at 1KB", texts);
+        Assert.Contains("echo-post: not settled at every size (64B to 1KB); wcf-classic/webapi-selfhost req/s 0.50x at 64B to 3.00x at 1KB", texts);
         Assert.Contains(texts, t => t.StartsWith($"64B: {Statistics.LeadRule.OneUnit}: 0.50x req/s (100 vs 200 req/s); server CPU"));
         Assert.Contains(texts, t => t.StartsWith("one launch only in 4 cell(s)"));
         Assert.DoesNotContain(texts, t => t.Contains("leads") || t.Contains("faster"));
@@ -199,9 +199,9 @@ public sealed class VerdictTests
         var leads = runs.SelectMany(Texts).Where(t => t.Contains(" faster")).ToList();
 
         Assert.NotEmpty(leads);
-        Assert.All(leads, t => Assert.Matches(@"is \d\.\d{2,3}x faster \(99% interval \d\.\d{2,3}x–\d\.\d{2,3}x", t));
+        Assert.All(leads, t => Assert.Matches(@"is \d\.\d{2,3}x faster( \(|, by less than the equivalence margin \()99% interval \d\.\d{2,3}x–\d\.\d{2,3}x", t));
         // A difference of 0.2% is below the minimum effect: never a lead, and shown to three decimals, not as 1.00x.
-        Assert.Contains(runs.SelectMany(Texts), t => t.StartsWith("echo-post 500B: within noise, 1.002x req/s"));
+        Assert.Contains(runs.SelectMany(Texts), t => t.StartsWith("echo-post 500B: equivalent, 1.002x req/s"));
     }
 
     [Fact]

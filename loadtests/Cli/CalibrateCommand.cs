@@ -51,6 +51,7 @@ public static class CalibrateCommand
         foreach (var missing in options.Unavailable) Console.WriteLine($"not calibrated: {missing.Name}: {missing.UnavailableReason}");
 
         var claimed = 0;
+        var equivalent = 0;
         var compared = 0;
         var failed = false;
         foreach (var plan in options.Targets)
@@ -63,33 +64,39 @@ public static class CalibrateCommand
             var run = await new RunOrchestrator(aa, drivers, launcher, new LineProgress()).RunAsync(stop.Token);
             var directory = RunDirectory.Write(run, options.OutDirectory);
 
-            var verdicts = run.Judged();
+            var verdicts = run.Judged().Concat(run.JudgedAtRate().Where(v => v.Metric == CellVerdict.ServerCpu)).ToList();
             Console.WriteLine();
             Console.WriteLine($"A/A {plan.Name} ({PairVerdicts.RuleOf(run.Spec).Statement}):");
             Console.Write(Table(verdicts, run).ToText());
             var leads = verdicts.Count(v => v.Leader is not null);
+            var same = verdicts.Count(v => v.Outcome == CellVerdict.Equivalent);
             claimed += leads;
+            equivalent += same;
             compared += verdicts.Count(v => v.RatioLow is not null);
             failed |= run.Partial || run.Targets.Any(t => !t.Measured) || verdicts.Any(v => v.Ratio is null);
-            Console.WriteLine($"{plan.Name}: {leads} false lead(s) in {verdicts.Count} cell(s); results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");
+            var ended = run.Spec.Sequential is SequentialSpec q ? $", {q.LaunchesRun} launch(es), {q.LoadSeconds:0} s of load, stopped at {q.Stopped}" : "";
+            Console.WriteLine($"{plan.Name}: {leads} false lead(s), {same} equivalent, {verdicts.Count - leads - same} not settled or not judged, in {verdicts.Count} judgment(s){ended}; " +
+                              $"results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");
             Console.WriteLine();
         }
         Console.WriteLine(claimed == 0
-            ? $"calibrate: no lead claimed in {compared} cell(s) with an interval: the rule stays quiet on A/A here"
-            : $"calibrate: {claimed} lead(s) claimed between identical services: on this machine the rule's settings claim false leads; use more --launches or a larger --min-effect");
+            ? $"calibrate: no lead claimed in {compared} judgment(s) with an interval; {equivalent} ({(compared > 0 ? Format.Percent(Math.Round((double)equivalent / compared, 3)) : "n/a")}) ended equivalent: the rule stays quiet on A/A here"
+            : $"calibrate: {claimed} lead(s) claimed between identical services: on this machine the rule's settings claim false leads; use a larger --min-effect or --confidence");
         return claimed > 0 || failed ? ExitCodes.Failed : ExitCodes.Success;
     }
 
     /// <summary>Per cell: the A/A ratio, its interval, and whether a lead would have been claimed.</summary>
     private static TextTable Table(IReadOnlyList<CellVerdict> verdicts, RunResult run) =>
-        new(new[] { "endpoint", "size", "conc", "ratio B/A", "interval", "lead claimed" },
+        new(new[] { "endpoint", "size", "figure", "ratio B/A", "interval", "90% interval", "launches", "outcome" },
             verdicts.Select(v => (IReadOnlyList<string>)new[]
             {
                 v.Endpoint,
                 Contracts.Endpoints.Find(v.Endpoint)?.SendsBody == true ? run.Cells.First(c => c.Key.SizeBytes == v.SizeBytes).SizeLabel : "-",
-                v.Concurrency.ToString(CultureInfo.InvariantCulture),
+                v.Metric == CellVerdict.RequestsPerSecond ? "req/s" : string.Create(CultureInfo.InvariantCulture, $"cpu @{v.Rate:0}/s"),
                 v.Ratio is double r ? Format.Ratio(r) : "n/a",
                 v.RatioLow is double l && v.RatioHigh is double h ? $"{Format.Ratio(l)}–{Format.Ratio(h)}" : "none",
-                v.Leader is string leader ? $"YES: {leader}" : $"no ({v.Reason})",
+                v.EquivalenceLow is double el && v.EquivalenceHigh is double eh ? $"{Format.Ratio(el)}–{Format.Ratio(eh)}" : "none",
+                v.Launches?.ToString(CultureInfo.InvariantCulture) ?? "-",
+                v.Leader is string leader ? $"FALSE LEAD: {leader}" : v.Said(),
             }).ToList());
 }

@@ -51,6 +51,7 @@ public static class CommandLine
             SoakCommand.Define(),
             BenchDriverCommand.Define(),
             CalibrateCommand.Define(),
+            SimulateCommand.Define(),
             DiffCommand.Define(),
             ReportCommand.Define(),
             ImportCrankCommand.Define(),

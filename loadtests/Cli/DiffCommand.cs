@@ -13,21 +13,29 @@ namespace Comparator.Cli;
 
 /// <summary>
 /// diff BASE.json NEW.json [--threshold 5%] | diff RUN.json --from A --to B: cell-by-cell change
-/// in req/s, p99, server CPU per request and bytes per request, as Markdown. Exit 0 no regression,
-/// 1 regression, 2 the files cannot be compared.
+/// in req/s, p90, server CPU per request and bytes per request, as Markdown, judged by the runs' rule.
+/// Exit 0 no regression and every req/s settled, 1 regression, 2 the files cannot be compared,
+/// 3 too little evidence to judge (a gate never passes what it cannot judge).
 /// </summary>
 public static class DiffCommand
 {
     public const int Incomparable = 2;
+    /// <summary>Too little evidence: a side has fewer than two launches, or some cell's req/s is not settled.</summary>
+    public const int CannotJudge = 3;
+
+    public const string ExitCodesText = "Exit 0: no regression, and every cell's req/s settled (improved, or equivalent within the margin); " +
+        "1: a regression (with --threshold and one launch on a side: a median beyond it the bad way); 2: the files cannot be compared; " +
+        "3: too little evidence: a side has fewer than two launches (no interval), or some cell's req/s is not settled.";
 
     public static Command Define()
     {
         var diff = new Command("diff",
             "Cell-by-cell change in req/s, p99, server CPU and bytes per request, as Markdown: between two runs (diff BASE.json NEW.json) " +
-            "or between two targets of one run (diff RUN.json --from A --to B). Exit 0 no regression, 1 regression, 2 not comparable.")
+            "or between two targets of one run (diff RUN.json --from A --to B), each judged by the runs' rule. " + ExitCodesText)
         {
             new Argument<string[]>("FILES") { Description = "BASE.json NEW.json, or one RUN.json with --from and --to.", Arity = ArgumentArity.ZeroOrMore },
-            CommandLine.One("--threshold", "PERCENT", "The change that counts as a regression: the interval must lie wholly beyond it (5%, 5 or 0.05). Default: 5%."),
+            CommandLine.One("--threshold", "PERCENT", "The change that counts as a regression: the interval must lie wholly beyond it (5%, 5 or 0.05). " +
+                "Default: the runs' recorded minimum effect (3% unless run with --min-effect). Given explicitly, a side with one launch is gated on its medians instead, and the report says so."),
             CommandLine.One("--confidence", "PERCENT", "Confidence of each figure's interval (above 50 to 99.99). Default: 99%."),
             CommandLine.One("--from", "TARGET", "With one results file: the target compared from."),
             CommandLine.One("--to", "TARGET", "With one results file: the target compared to."),
@@ -40,7 +48,7 @@ public static class DiffCommand
     public static int Run(ArgumentReader options)
     {
         var files = options.Arguments("FILES");
-        var threshold = ParseThreshold(options.Value("--threshold") ?? "5%");
+        var explicitThreshold = options.Value("--threshold") is string t ? ParseThreshold(t) : (double?)null;
         var confidence = options.Value("--confidence") is string c
             ? RunOptionsParser.ParsePercent("--confidence", c, 50, 99.99, command: "diff")
             : Statistics.LeadRule.DefaultConfidence;
@@ -51,15 +59,16 @@ public static class DiffCommand
             var to = options.Value("--to") ?? throw new UsageException("diff: --from needs --to");
             if (files.Count != 1) throw new UsageException("diff: --from/--to compare two targets of one results file: diff RUN.json --from A --to B");
             var run = Load(files[0]);
-            foreach (var t in new[] { from, to })
-                if (run.Cells.All(c => c.Key.Target != t))
-                    throw new IncomparableException($"diff: {files[0]} has no cells of target '{t}'");
-            diff = RunDiff.BetweenTargets(run, from, to, threshold, confidence);
+            foreach (var name in new[] { from, to })
+                if (run.Cells.All(c => c.Key.Target != name))
+                    throw new IncomparableException($"diff: {files[0]} has no cells of target '{name}'");
+            diff = RunDiff.BetweenTargets(run, from, to, explicitThreshold ?? PairVerdicts.RuleOf(run.Spec).MinEffect, confidence, explicitThreshold is not null);
         }
         else
         {
             if (files.Count != 2) throw new UsageException("diff: needs BASE.json NEW.json, or RUN.json --from A --to B");
-            diff = RunDiff.BetweenRuns(Load(files[0]), Load(files[1]), threshold, "base", "new", confidence);
+            var (baseRun, newRun) = (Load(files[0]), Load(files[1]));
+            diff = RunDiff.BetweenRuns(baseRun, newRun, explicitThreshold ?? RecordedMinEffect(baseRun, newRun), "base", "new", confidence, explicitThreshold is not null);
         }
         if (diff.Cells.Count == 0) throw new IncomparableException("diff: no measured cell in common");
 
@@ -72,8 +81,19 @@ public static class DiffCommand
             File.WriteAllText(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(outFile))!, Path.GetFileNameWithoutExtension(outFile) + ".summary.md"), summary);
         }
         Console.Write(markdown);
-        return diff.HasRegression ? ExitCodes.Failed : ExitCodes.Success;
+        return ExitCode(diff);
     }
+
+    /// <summary>1 on a regression; 3 when the diff cannot judge (and did not gate on medians) or some req/s is not settled; else 0.</summary>
+    public static int ExitCode(RunDiff diff) =>
+        diff.HasRegression ? ExitCodes.Failed
+        : diff.PointEstimates ? ExitCodes.Success
+        : diff.CannotJudge || diff.Unsettled.Count > 0 ? CannotJudge
+        : ExitCodes.Success;
+
+    /// <summary>The minimum effect both runs were judged by; the larger when they differ, so a diff never claims more than either run did.</summary>
+    public static double RecordedMinEffect(RunResult a, RunResult b) =>
+        Math.Max(PairVerdicts.RuleOf(a.Spec).MinEffect, PairVerdicts.RuleOf(b.Spec).MinEffect);
 
     /// <summary>A results.json, or a run directory holding one (as `run` prints it).</summary>
     public static RunResult Load(string path)

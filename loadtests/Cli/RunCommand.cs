@@ -12,6 +12,7 @@ using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
 using Comparator.Targets;
+using Comparator.Statistics;
 
 namespace Comparator.Cli;
 
@@ -52,13 +53,16 @@ public static class RunCommand
             CommandLine.One("--warmup", "DURATION", $"Load before every cell's measured repeats, not measured (2s, 500ms, 1m). Default: {RunOptionsParser.DefaultWarmup}."),
             CommandLine.One("--first-warmup", "DURATION", $"Warm-up of each target's first, cold cell. Default: {RunOptionsParser.DefaultFirstWarmup}, or --warmup when given alone."),
             CommandLine.One("--duration", "DURATION", $"Length of one measured repeat. Default: {RunOptionsParser.DefaultDuration}."),
-            CommandLine.One("--launches", "N", "Fresh starts of every target (1 to 50), each measuring every cell: the unit of evidence of a lead. " +
-                $"Default: {RunOptionsParser.DefaultLaunches} (--quick: 1)."),
+            CommandLine.One("--launches", "N", "A fixed number of fresh starts of every target (1 to 50), each measuring every cell: the unit of evidence of a judgment. " +
+                "Default: launches are added to the cells not yet settled until every cell is, --max-launches is reached or --budget runs out (--quick: 1)."),
+            CommandLine.One("--budget", "DURATION", $"Load the added launches may spend in all, counted as warm-ups plus measured windows (5m, 300s). Default: {RunOptionsParser.DefaultBudget}."),
+            CommandLine.One("--max-launches", "N", $"The horizon of the added launches, where the sequential design has spent its error rate (4 to 50). Default: {Statistics.SequentialDesign.DefaultMaxLaunches}."),
             CommandLine.One("--repeat", "N", $"Exactly N rounds (one window per target) per cell in each launch (1 to 100). Default: {RepeatRule.DefaultRounds}."),
             CommandLine.One("--max-repeat", "N", "Instead of --repeat: rounds in each launch until every target's CV of req/s is at most --precision, at least 3 and at most N."),
             CommandLine.One("--precision", "PERCENT", "The CV of req/s above which a cell is flagged noisy, and that ends --max-repeat's rounds (5% or 2.5). Default: 5%."),
             CommandLine.One("--confidence", "PERCENT", "Confidence of the interval of each ratio (above 50 to 99.99). Default: 99%."),
             CommandLine.One("--min-effect", "PERCENT", "The smallest difference claimed as a lead: the interval must lie wholly beyond it (0 to 50). Default: 3%."),
+            CommandLine.One("--equivalence", "PERCENT", "The margin within which two figures are called equivalent: the 90% interval (two one-sided tests at 5%) must lie wholly inside it (0 to 50). Default: 5%."),
             CommandLine.One("--json-items", "N", $"Items in the json endpoint's response, 0 to {Contracts.JsonSample.MaxItems}. Default: {Contracts.JsonSample.DefaultItems}."),
             CommandLine.One("--baseline-target", "NAME", "The target the ratios divide by. Default: webapi, else webapi-selfhost, else the first target."),
             CommandLine.One("--out", "DIR", "Where the run directory is written. Default: results/ in the repository."),
@@ -68,8 +72,8 @@ public static class RunCommand
             CommandLine.One("--server-header", "on|off", "Whether the targets send a Server header. Default: off."),
             CommandLine.One("--tcp-nodelay", "on|off", "TCP_NODELAY on every target's sockets: on sends each answer without Nagle's delay, as Kestrel does by default; " +
                 "off leaves each host's stock setting (the HttpListener targets then hold a chunked answer's end for the client's delayed ACK). Default: on."),
-            CommandLine.One("--compare-to", "BASE.json", "After the run, diff it against this saved results.json; exit 1 on a regression."),
-            CommandLine.One("--threshold", "PERCENT", "The change --compare-to counts as a regression. Default: 5%."),
+            CommandLine.One("--compare-to", "BASE.json", "After the run, diff it against this saved results.json; exit 1 on a regression, 3 when it cannot judge (as diff)."),
+            CommandLine.One("--threshold", "PERCENT", "The change --compare-to counts as a regression. Default: the runs' recorded minimum effect; given, a side with one launch is gated on medians."),
             CommandLine.Flag("--crank", "Also print the results for crank's agent, when the comparator runs as crank's load job (crank/comparator.yml): " +
                 "a #StartJobStatistics block that crank keeps in its --json file, for `comparator import-crank`."),
             CommandLine.Flag("--quick", "A short run: 1 launch, 1 round, warm-up 0.5s (cold cell 1s), duration 1s: no lead is claimed; explicit options win."),
@@ -87,7 +91,9 @@ public static class RunCommand
 
         var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
         options.Pin?.PinThisProcess();
-        progress.Message($"run: {options.CellCount} cells, {options.LoadSeconds:0} to {options.MaxLoadSeconds:0} s of load, driver {string.Join(", ", options.Drivers)}" +
+        progress.Message($"run: {options.CellCount} cells, " + (options.Lead.Design is Statistics.SequentialDesign design
+                             ? $"launches added until every cell is settled, at most {design.MaxLaunches}, within {options.BudgetSeconds:0} s of load"
+                             : $"{options.LoadSeconds:0} to {options.MaxLoadSeconds:0} s of load") + $", driver {string.Join(", ", options.Drivers)}" +
                          (options.Pin is null ? "" : $", {options.Pin}"));
         var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus);
         Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p).RunAsync(stop.Token);
@@ -106,7 +112,7 @@ public static class RunCommand
         }
         if (Crossovers.Table(run) is TextTable crossovers)
         {
-            Console.WriteLine("crossovers (a lead counts only when every repeat of one beat every repeat of the other):");
+            Console.WriteLine("crossovers (where the lead, as the interval rule judged it, changes hands as the payload grows):");
             Console.Write(crossovers.ToText());
             Console.WriteLine();
         }
@@ -131,14 +137,16 @@ public static class RunCommand
             return ExitCode(run, options);
         }
 
-        var diff = RunDiff.BetweenRuns(compareTo, run, options.Threshold, "base", "this run", options.Lead.Confidence);
+        var thresholdGiven = new ArgumentReader(parse).Value("--threshold") is not null;
+        var diff = RunDiff.BetweenRuns(compareTo, run, thresholdGiven ? options.Threshold : DiffCommand.RecordedMinEffect(compareTo, run), "base", "this run",
+            options.Lead.Confidence, thresholdGiven);
         if (diff.Cells.Count == 0) throw new IncomparableException("run --compare-to: no measured cell in common with the baseline");
         var markdown = DiffReport.Render(diff);
         File.WriteAllText(Path.Combine(directory, "diff.md"), markdown);
         Console.WriteLine();
         Console.Write(markdown);
         PrintVerdict(run);
-        return diff.HasRegression ? ExitCodes.Failed : ExitCodes.Success;
+        return DiffCommand.ExitCode(diff);
     }
 
     /// <summary>The verdict, the last thing a run prints: who leads, by how much, at what cost, and what the figures cannot say.</summary>

@@ -21,7 +21,10 @@ public static class PairVerdicts
     /// <summary>The decisions on the fixed-rate cells: server CPU and p99 at the same asked rate, lower leading.</summary>
     public static IReadOnlyList<CellVerdict> JudgedAtRate(this RunResult run) => (run.Verdicts ?? Build(run)).Where(v => v.Rate is not null).ToList();
 
-    public const string WithinNoise = "within noise";
+    /// <summary>The reason of a figure the rule could not settle (its interval says what cannot be ruled out).</summary>
+    public const string NotSettled = "not settled";
+    /// <summary>The reason of a figure the rule found equivalent (within the margin).</summary>
+    public const string Equivalent = "equivalent";
 
     /// <summary>The flags that say a cell was paced by something other than the framework's work, and what set the pace.</summary>
     public static readonly (string Flag, string Meaning)[] PacedBy =
@@ -33,7 +36,16 @@ public static class PairVerdicts
     /// <summary>The rule a run was judged by: its recorded settings, or the defaults for files saved before they were recorded.</summary>
     public static LeadRule RuleOf(RunSpec spec) => new(
         spec.Confidence ?? LeadRule.DefaultConfidence,
-        spec.MinEffectPercent is double m ? m / 100 : LeadRule.DefaultMinEffect);
+        spec.MinEffectPercent is double m ? m / 100 : LeadRule.DefaultMinEffect,
+        spec.EquivalencePercent is double e ? e / 100 : LeadRule.DefaultEquivalence,
+        spec.Sequential is SequentialSpec q ? new SequentialDesign(q.FirstLook, q.MaxLaunches) : null);
+
+    /// <summary>What a verdict says in a table cell: "X leads", "X leads, within ±5%", "equivalent", "not settled", or why none.</summary>
+    public static string Said(this CellVerdict v) =>
+        v.Leader is string leader ? leader + " leads" + (v.WithinMargin ? " (by less than the margin)" : "")
+        : v.Outcome == CellVerdict.Equivalent ? "equivalent"
+        : v.Outcome == CellVerdict.Unsettled && v.RatioLow is not null ? NotSettled
+        : v.Reason ?? "";
 
     public static IReadOnlyList<CellVerdict> Build(RunResult run)
     {
@@ -57,13 +69,13 @@ public static class PairVerdicts
         {
             var a = rated.FirstOrDefault(c => c.Key with { Target = other } == b.Key && c.Key.Target == baseline);
             verdicts.Add(DecideCost(rule, b.Key, baseline, a, other, b, CellVerdict.ServerCpu, m => m.ServerCpuUsPerRequest));
-            verdicts.Add(DecideCost(rule, b.Key, baseline, a, other, b, CellVerdict.P99, m => m.LatencyP99Ms));
+            verdicts.Add(DecideCost(rule, b.Key, baseline, a, other, b, CellVerdict.P90, m => m.LatencyP90Ms));
         }
         return verdicts;
     }
 
     /// <summary>
-    /// A cost at the same asked rate (server CPU, p99): the interval of other/baseline, the lower side
+    /// A cost at the same asked rate (server CPU, p90): the interval of other/baseline, the lower side
     /// leading when it lies wholly beyond the minimum effect. A side that did not keep up is no comparison.
     /// </summary>
     public static CellVerdict DecideCost(LeadRule rule, CellKey key, string baseline, CellResult? a, string other, CellResult b, string metric,
@@ -83,13 +95,27 @@ public static class PairVerdicts
         var median = value(a!.Summary!) is double va && va > 0 && value(b.Summary!) is double vb ? vb / va : (double?)null;
         var interval = rule.Paired(a.Repeats, b.Repeats, value, out var whyNot);
         if (interval is null) return Verdict(median, null, null, whyNot);
-        return rule.Decide(interval) switch
-        {
-            Direction.Higher => Verdict(null, interval, baseline, null), // other costs more: the baseline leads
-            Direction.Lower => Verdict(null, interval, other, null),
-            _ => Verdict(null, interval, null, WithinNoise),
-        };
+        // other costs more: the baseline leads
+        return Judged(Verdict(null, interval, null, null), rule.Judge(interval), higherLeader: baseline, lowerLeader: other);
     }
+
+    /// <summary>A verdict with the rule's judgment written in: outcome, leader, reason and both intervals.</summary>
+    private static CellVerdict Judged(CellVerdict v, Judgment j, string higherLeader, string lowerLeader) => v with
+    {
+        Outcome = j.Outcome switch
+        {
+            Statistics.Outcome.Higher => CellVerdict.Higher,
+            Statistics.Outcome.Lower => CellVerdict.Lower,
+            Statistics.Outcome.Equivalent => CellVerdict.Equivalent,
+            _ => CellVerdict.Unsettled,
+        },
+        Leader = j.Outcome switch { Statistics.Outcome.Higher => higherLeader, Statistics.Outcome.Lower => lowerLeader, _ => null },
+        Reason = j.Outcome switch { Statistics.Outcome.Equivalent => Equivalent, Statistics.Outcome.Unsettled => NotSettled, _ => null },
+        EquivalenceLow = double.IsNaN(j.Interval.EquivalenceLow) ? null : j.Interval.EquivalenceLow,
+        EquivalenceHigh = double.IsNaN(j.Interval.EquivalenceHigh) ? null : j.Interval.EquivalenceHigh,
+        Launches = j.Interval.Units,
+        WithinMargin = j.AlsoWithinMargin,
+    };
 
     /// <summary>One compared cell: the interval of other/baseline in requests/s, and who leads by the rule.</summary>
     public static CellVerdict Decide(LeadRule rule, CellKey key, string baseline, CellResult? a, string other, CellResult b)
@@ -116,11 +142,6 @@ public static class PairVerdicts
         }
         var interval = rule.Paired(a.Repeats, b.Repeats, m => m.RequestsPerSecond, out var whyNot);
         if (interval is null) return Verdict(median, null, null, whyNot);
-        return rule.Decide(interval) switch
-        {
-            Direction.Higher => Verdict(null, interval, other, null),
-            Direction.Lower => Verdict(null, interval, baseline, null),
-            _ => Verdict(null, interval, null, WithinNoise),
-        };
+        return Judged(Verdict(null, interval, null, null), rule.Judge(interval), higherLeader: other, lowerLeader: baseline);
     }
 }

@@ -22,67 +22,91 @@ public sealed record MetricChange(
     /// <summary>Relative change of the median windows, new against base; null when either side has no figure.</summary>
     public double? Change => Base is double b && New is double n && b != 0 ? (n - b) / b : null;
 
-    /// <summary>The rule's reading of the interval: moved up, moved down, or within noise; null without an interval.</summary>
-    public Direction? Moved => Interval is RatioInterval i ? Rule.Decide(i) : null;
+    /// <summary>The rule's reading of the interval: moved up, moved down, the same within the margin, or not settled; null without an interval.</summary>
+    public Outcome? Moved => Interval is RatioInterval i ? Rule.Decide(i) : null;
 
     /// <summary>The interval lies wholly beyond the threshold the bad way (lower req/s; higher latency, CPU or bytes).</summary>
-    public bool IsRegression => Moved == (HigherIsBetter ? Direction.Lower : Direction.Higher);
+    public bool IsRegression => Moved == (HigherIsBetter ? Outcome.Lower : Outcome.Higher);
 
-    public bool IsImprovement => Moved == (HigherIsBetter ? Direction.Higher : Direction.Lower);
+    public bool IsImprovement => Moved == (HigherIsBetter ? Outcome.Higher : Outcome.Lower);
+
+    public bool IsEquivalent => Moved == Outcome.Equivalent;
 
     /// <summary>The median moved past the threshold, whatever the interval says.</summary>
     public bool BeyondThreshold => Change is double c && Math.Abs(c) > Rule.MinEffect;
+
+    /// <summary>The median moved past the threshold the bad way: the point-estimate gate of a diff that cannot judge.</summary>
+    public bool PointRegression => Change is double c && (HigherIsBetter ? c < -Rule.MinEffect : c > Rule.MinEffect);
 }
 
 /// <summary>One matched cell: its label and the figures that moved.</summary>
-public sealed record CellDiff(string Label, IReadOnlyList<MetricChange> Changes, string Verdict);
+/// <param name="OneLaunch">a side has fewer than two launches in this cell: nothing in it can be judged</param>
+public sealed record CellDiff(string Label, IReadOnlyList<MetricChange> Changes, string Verdict, bool OneLaunch = false);
 
 /// <summary>
-/// The comparison of two sides (two runs, or two targets of one run), cell by cell. A figure is a
-/// regression only when the lead rule's interval for new/base lies wholly beyond the threshold the
-/// bad way: between two runs Welch's t over each run's launches, between two targets of one run the
-/// paired interval over launches (<see cref="LeadRule"/>). A figure that did not change is called a
-/// regression at most (1 − confidence) / 2 of the time.
+/// The comparison of two sides (two runs, or two targets of one run), cell by cell, judged by the one
+/// rule (<see cref="LeadRule"/>): a figure is a regression only when its interval for new/base lies
+/// wholly beyond the threshold the bad way, equivalent when its 90% interval lies within the margin,
+/// and not settled otherwise. Between two runs the interval is Welch's t over each run's launches,
+/// between two targets of one run the paired interval over launches with the run's own design. A
+/// figure that did not change is called a regression at most (1 − confidence) / 2 of the time.
+/// With fewer than two launches on a side nothing can be judged (<see cref="CannotJudge"/>); a diff
+/// asked to gate anyway (<see cref="PointEstimates"/>) compares the medians with the threshold and says so.
 /// </summary>
 public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, bool Paired, IReadOnlyList<CellDiff> Cells,
-    IReadOnlyList<string> OnlyInBase, IReadOnlyList<string> OnlyInNew)
+    IReadOnlyList<string> OnlyInBase, IReadOnlyList<string> OnlyInNew, bool PointEstimates = false)
 {
     public const string Regression = "REGRESSION";
     public const string Improvement = "improvement";
-    public const string WithinNoise = "within noise";
-    public const string Unchanged = "no change beyond threshold";
+    public const string Equivalent = "equivalent";
+    public const string NotSettled = "not settled";
     public const string NotJudged = "not judged (no interval)";
+    public const string OneLaunch = "cannot judge (one launch on a side)";
+    public const string UnchangedByPoint = "no change beyond threshold (point estimates)";
 
     /// <summary>The threshold: the smallest change the interval must lie beyond.</summary>
     public double Threshold => Rule.MinEffect;
 
     public bool HasRegression => Cells.Any(c => c.Verdict == Regression);
 
-    /// <summary>Two runs: cells matched by target, endpoint, size, concurrency and driver.</summary>
+    /// <summary>Some cell has fewer than two launches on a side: no interval, so no judgment either way.</summary>
+    public bool CannotJudge => Cells.Any(c => c.OneLaunch);
+
+    /// <summary>Cells whose req/s the rule settled neither way nor as equivalent (or could not judge): too little evidence for a gate.</summary>
+    public IReadOnlyList<CellDiff> Unsettled => Cells.Where(c => c.Verdict != Regression && c.Verdict != Improvement &&
+        c.Changes[0] is var rps && !(rps.IsEquivalent || rps.IsImprovement || rps.IsRegression)).ToList();
+
+    /// <summary>Two runs: cells matched by target, endpoint, size, concurrency and driver; the rule is Welch's t, one look.</summary>
     public static RunDiff BetweenRuns(RunResult baseRun, RunResult newRun, double threshold, string baseLabel, string newLabel,
-        double confidence = LeadRule.DefaultConfidence)
+        double confidence = LeadRule.DefaultConfidence, bool pointEstimates = false)
     {
-        var rule = new LeadRule(confidence, threshold);
-        return Build(baseRun.Cells, newRun.Cells, c => $"{c.Key.Target} {Where(c)}", rule, paired: false, baseLabel, newLabel);
+        var recorded = Comparing.PairVerdicts.RuleOf(newRun.Spec);
+        var rule = new LeadRule(confidence, threshold, recorded.Equivalence);
+        return Build(baseRun.Cells, newRun.Cells, c => $"{c.Key.Target} {Where(c)}", rule, paired: false, baseLabel, newLabel, pointEstimates);
     }
 
-    /// <summary>Two targets of one run (the migration question): cells matched by endpoint, size, concurrency and driver, windows paired by launch.</summary>
-    public static RunDiff BetweenTargets(RunResult run, string from, string to, double threshold, double confidence = LeadRule.DefaultConfidence)
+    /// <summary>Two targets of one run (the migration question): cells matched by endpoint, size, concurrency and driver, windows paired by launch, the run's own design.</summary>
+    public static RunDiff BetweenTargets(RunResult run, string from, string to, double threshold, double confidence = LeadRule.DefaultConfidence,
+        bool pointEstimates = false)
     {
-        var rule = new LeadRule(confidence, threshold);
-        return Build(run.Cells.Where(c => c.Key.Target == from), run.Cells.Where(c => c.Key.Target == to), Where, rule, paired: true, from, to);
+        var rule = Comparing.PairVerdicts.RuleOf(run.Spec) with { Confidence = confidence, MinEffect = threshold };
+        return Build(run.Cells.Where(c => c.Key.Target == from), run.Cells.Where(c => c.Key.Target == to), Where, rule, paired: true, from, to, pointEstimates);
     }
 
     private static string Where(CellResult c) => $"{c.Key.Endpoint} {c.SizeLabel} c={c.Key.Concurrency} {c.Key.Load}";
 
     private static RunDiff Build(IEnumerable<CellResult> baseCells, IEnumerable<CellResult> newCells, Func<CellResult, string> key,
-        LeadRule rule, bool paired, string baseLabel, string newLabel)
+        LeadRule rule, bool paired, string baseLabel, string newLabel, bool pointEstimates)
     {
         var b = baseCells.Where(c => c.Summary is not null).ToDictionary(key);
         var n = newCells.Where(c => c.Summary is not null).ToDictionary(key);
         var cells = b.Keys.Where(n.ContainsKey).Select(k => Compare(k, b[k], n[k], rule, paired)).ToList();
+        // Gating on medians is only ever a fallback for a side without launches to judge.
+        var points = pointEstimates && cells.Any(c => c.OneLaunch);
+        if (points)
+            cells = cells.Select(c => c with { Verdict = c.Changes.Any(m => m.PointRegression) ? Regression : UnchangedByPoint }).ToList();
         return new RunDiff(baseLabel, newLabel, rule, paired, cells,
-            b.Keys.Where(k => !n.ContainsKey(k)).ToList(), n.Keys.Where(k => !b.ContainsKey(k)).ToList());
+            b.Keys.Where(k => !n.ContainsKey(k)).ToList(), n.Keys.Where(k => !b.ContainsKey(k)).ToList(), points);
     }
 
     private static CellDiff Compare(string label, CellResult b, CellResult n, LeadRule rule, bool paired)
@@ -95,15 +119,20 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
         var changes = new[]
         {
             M("req/s", true, m => m.RequestsPerSecond),
-            M("p99 ms", false, m => m.LatencyP99Ms),
+            M("p90 ms", false, m => m.LatencyP90Ms),
             M("server cpu µs/req", false, m => m.ServerCpuUsPerRequest),
             M("bytes/req", false, m => m.Requests > 0 ? (double)m.BytesReceived / m.Requests : null),
         };
+        var oneLaunch = Launches(b) < 2 || Launches(n) < 2;
+        var judged = changes.Where(c => c.Interval is not null).ToList();
         var verdict = changes.Any(c => c.IsRegression) ? Regression
             : changes.Any(c => c.IsImprovement) ? Improvement
-            : changes.Any(c => c.BeyondThreshold && c.Interval is not null) ? WithinNoise
-            : changes.Any(c => c.BeyondThreshold) ? NotJudged
-            : Unchanged;
-        return new CellDiff(label, changes, verdict);
+            : oneLaunch ? OneLaunch
+            : judged.Count == 0 ? NotJudged
+            : judged.All(c => c.IsEquivalent) ? Equivalent
+            : NotSettled;
+        return new CellDiff(label, changes, verdict, oneLaunch);
     }
+
+    private static int Launches(CellResult c) => LeadRule.UnitKeys(c.Repeats).Select(k => k.Launch).Distinct().Count();
 }

@@ -31,5 +31,21 @@ public sealed class LatencyRecorder
         {
             P999Ms = PercentileMs(99.9),
             Distribution = PercentilePoint.Standard.Select(p => new PercentilePoint(p, p >= 100 ? _histogram.GetMaxValue() / 1000.0 : PercentileMs(p))).ToList(),
+            Histogram = Encode(),
         };
+
+    /// <summary>The histogram in HdrHistogram's compressed encoding, base64: what its log files hold per interval.</summary>
+    public string Encode()
+    {
+        var buffer = HdrHistogram.Utilities.ByteBuffer.Allocate(_histogram.GetNeededByteBufferCapacity());
+        var length = _histogram.EncodeIntoCompressedByteBuffer(buffer);
+        buffer.Position = 0;
+        var bytes = new byte[length];
+        for (var i = 0; i < length; i++) bytes[i] = buffer.Get();
+        return Convert.ToBase64String(bytes);
+    }
+
+    /// <summary>A histogram read back from <see cref="Encode"/>'s text.</summary>
+    public static HistogramBase Decode(string encoded) =>
+        HistogramEncoding.DecodeFromCompressedByteBuffer(HdrHistogram.Utilities.ByteBuffer.Allocate(Convert.FromBase64String(encoded)), 0);
 }

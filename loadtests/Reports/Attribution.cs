@@ -2,6 +2,7 @@ using System.Collections.Generic;
 using System.Globalization;
 using System.Linq;
 using Comparator.Results;
+using Comparator.Statistics;
 
 namespace Comparator.Reports;
 
@@ -85,8 +86,8 @@ public static class Attribution
             foreach (var (from, to, _, _) in steps)
                 row.Add(cpu.TryGetValue(from, out var a) && cpu.TryGetValue(to, out var b) ? N(a - b, "+0.0;-0.0;0.0") : "n/a");
             // A step is a difference of two medians: a noisy or failing cell on either side makes it unreliable.
-            var doubtful = group.Where(c => lineup.Contains(c.Key.Target) && (c.Flags.Contains(Running.CellFlags.Noisy) || c.Flags.Contains(Running.CellFlags.Failed)))
-                .Select(c => $"{string.Join('+', c.Flags.Where(f => f is Running.CellFlags.Noisy or Running.CellFlags.Failed))}: {c.Key.Target}");
+            var doubtful = group.Where(c => lineup.Contains(c.Key.Target) && (c.Flags.Contains(CellFlags.Noisy) || c.Flags.Contains(CellFlags.Failed)))
+                .Select(c => $"{string.Join('+', c.Flags.Where(f => f is CellFlags.Noisy or CellFlags.Failed))}: {c.Key.Target}");
             row.Add(string.Join("; ", doubtful));
             rows.Add(row);
         }

@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Globalization;
 using System.Linq;
 using Comparator.Results;
+using Comparator.Statistics;
 
 namespace Comparator.Reports;
 
@@ -30,7 +31,7 @@ public static class CellBounds
         {
             var b = c.Bottleneck!;
             var k = c.Summary!.Counters;
-            var kind = b.Kind + (c.Flags.Contains(Running.CellFlags.Starved) ? ", starved" : "");
+            var kind = b.Kind + (c.Flags.Contains(CellFlags.Starved) ? ", starved" : "");
             return (IReadOnlyList<string>)new[]
             {
                 c.Key.Endpoint, c.Key.SizeBytes > 0 ? c.SizeLabel : "-", N(c.Key.Concurrency, "0"), c.Key.Target, kind,

@@ -15,7 +15,10 @@ namespace Comparator.Reports;
 public sealed record Chart(string Name, string Title, Plot Plot)
 {
     public const int Width = 900;
-    public const int Height = 600;
+    public const int DefaultHeight = 600;
+
+    /// <summary>The image's height: the default, or taller for a chart with a row per judgment.</summary>
+    public int Height { get; init; } = DefaultHeight;
 
     /// <summary>What was measured, in one or two lines; drawn under the title on the image.</summary>
     public string Subtitle { get; init; } = "";
@@ -46,6 +49,8 @@ public static class Charts
         var charts = new List<Chart>();
         if (cells.Count == 0) return charts;
         var colors = new Palette(run);
+        // First: every judgment and its interval, so the reader sees what is settled before any figure.
+        if (ForestChart.Build(run) is Chart forest) charts.Add(forest);
         var several = cells.Any(c => c.Repeats.Count > 1);
         var whiskers = several ? $"bar = the median repeat (by requests/s) of {Repeats(cells)}, whisker = min–max of the repeats" : "one repeat, no whiskers";
 
@@ -126,6 +131,10 @@ public static class Charts
     private static int Index(IReadOnlyList<string> list, string item) => Math.Max(0, list.ToList().IndexOf(item));
 
     private static int Repeats(IReadOnlyList<CellResult> cells) => cells.Max(c => c.Repeats.Count);
+
+    /// <summary>A chart with the run's title and subtitle drawn on it, for charts built outside this class.</summary>
+    public static Chart Titled(RunResult run, string name, string title, Plot plot, string note) =>
+        Make(run, run.Cells.Where(c => c.Summary is not null).ToList(), name, title, plot, note);
 
     private static Chart Make(RunResult run, IReadOnlyList<CellResult> cells, string name, string title, Plot plot, string note)
     {
@@ -328,8 +337,7 @@ public static class Charts
             {
                 var measured = c.Crossover.Sizes.Where(v => v.Measured).ToList();
                 var before = measured[measured.IndexOf(c.Change) - 1];
-                static string Who(SizeVerdict v) => v.Leader ?? v.PacedBy ?? "noise";
-                return (endpoints.Count > 1 ? c.Crossover.Endpoint[prefix..] + ": " : "lead: ") + $"{Who(before)} → {Who(c.Change)}";
+                return (endpoints.Count > 1 ? c.Crossover.Endpoint[prefix..] + ": " : "lead: ") + $"{before.Who} → {c.Change.Who}";
             }));
             var text = plot.Add.Text(label, x, frame.Top);
             text.LabelFontSize = 9.5f;
@@ -340,7 +348,7 @@ public static class Charts
             text.LabelOffsetY = 4;
         }
         var only = found.Select(c => c.Other).Distinct().Count() > 1 || found.Count > marked.Count ? " only" : "";
-        return $"\ngrey dashed lines: where the lead changes, {pair}{only}; a lead = every repeat above every repeat of the other, else noise";
+        return $"\ngrey dashed lines: where the verdict changes, {pair}{only}; a lead = the interval wholly beyond the minimum effect, same = equivalent within the margin";
     }
 
     /// <summary>One group of bars per endpoint x size x concurrency, one bar per target; whiskers over the repeats where there are several.</summary>

@@ -8,23 +8,26 @@ using Comparator.Results;
 namespace Comparator.Reports;
 
 /// <summary>
-/// One payload size of a pair: who leads beyond the noise of both, or null (within noise, or not
+/// One payload size of a pair: who leads by the rule, or null (equivalent, not settled, or not
 /// measured on both); <paramref name="PacedBy"/> names the flag (wait-bound, starved) that kept the
 /// verdict from naming a leader where the pace was not the frameworks' to set.
 /// </summary>
-public sealed record SizeVerdict(long SizeBytes, string SizeLabel, string? Leader, bool Measured, string? PacedBy = null)
+public sealed record SizeVerdict(long SizeBytes, string SizeLabel, string? Leader, bool Measured, string? PacedBy = null, bool Equivalent = false)
 {
-    /// <summary>What the sentence says of this size: "X leads", "no lead (wait-bound)" or "within noise".</summary>
-    public string Said => Leader is not null ? Leader + " leads" : PacedBy is not null ? $"no lead ({PacedBy})" : "within noise";
+    /// <summary>What the sentence says of this size: "X leads", "no lead (wait-bound)", "equivalent" or "not settled".</summary>
+    public string Said => Leader is not null ? Leader + " leads" : PacedBy is not null ? $"no lead ({PacedBy})" : Equivalent ? "equivalent" : "not settled";
+
+    /// <summary>The short form on a chart: the leader, the flag, "same" or "unsettled".</summary>
+    public string Who => Leader ?? PacedBy ?? (Equivalent ? "same" : "unsettled");
 }
 
 /// <summary>
 /// Two targets on one endpoint across payload sizes: the verdict per size and the sentence that
-/// sums it up ("webapi-selfhost leads up to 4KB, within noise at 16KB, wcf-classic leads from 64KB").
+/// sums it up ("webapi-selfhost leads up to 4KB, equivalent at 16KB, wcf-classic leads from 64KB").
 /// </summary>
 public sealed record Crossover(string Endpoint, int Concurrency, string Baseline, string Other, IReadOnlyList<SizeVerdict> Sizes)
 {
-    /// <summary>The sizes where the verdict changes from the previous size: the crossovers (lead to noise, noise to lead, lead to lead, or to and from no lead).</summary>
+    /// <summary>The sizes where the verdict changes from the previous size: the crossovers (between a lead, the other lead, equivalent, not settled and no lead).</summary>
     public IEnumerable<SizeVerdict> Changes => Sizes.Where(v => v.Measured).Zip(Sizes.Where(v => v.Measured).Skip(1), (a, b) => (a, b))
         .Where(p => p.a.Said != p.b.Said).Select(p => p.b);
 
@@ -60,7 +63,7 @@ public sealed record Crossover(string Endpoint, int Concurrency, string Baseline
 /// <summary>
 /// Where one target leads another as the payload grows. A size counts as a lead only where the
 /// run's lead rule named a leader (<see cref="RunResult.Verdicts"/>: the interval of the ratio wholly
-/// beyond the minimum effect); otherwise the two are within noise there. Pairs: the baseline against
+/// beyond the minimum effect); otherwise they are equivalent or not settled there. Pairs: the baseline against
 /// every other target, per endpoint with a body (echo-post, echo-put) and concurrency, for the first
 /// driver (as the charts and the verdicts).
 /// </summary>
@@ -77,7 +80,8 @@ public static class Crossovers
             var sizes = group.OrderBy(v => v.SizeBytes).ToList();
             if (sizes.Count < 2) continue; // one size is a comparison, not a curve
             var perSize = sizes.Select(v => new SizeVerdict(v.SizeBytes, labels.TryGetValue(v.SizeBytes, out var l) ? l : v.SizeBytes + "B",
-                v.Leader, Measured(v), PairVerdicts.PacedBy.Select(p => p.Flag).FirstOrDefault(f => v.Reason?.StartsWith(f + " on ", StringComparison.Ordinal) == true))).ToList();
+                v.Leader, Measured(v), PairVerdicts.PacedBy.Select(p => p.Flag).FirstOrDefault(f => v.Reason?.StartsWith(f + " on ", StringComparison.Ordinal) == true),
+                v.Outcome == CellVerdict.Equivalent)).ToList();
             if (perSize.Any(v => v.Measured))
                 result.Add(new Crossover(group.Key.Endpoint, group.Key.Concurrency, group.Key.Baseline, group.Key.Other, perSize));
         }
@@ -101,5 +105,5 @@ public static class Crossovers
     }
 
     public const string Explanation =
-        "A target leads at a size only where the lead rule named it (the interval of the ratio of requests/s wholly beyond the minimum effect, see the verdict); otherwise the two are within noise there, or no lead is claimed where a cell was wait-bound or starved. Sizes next to each other with the same verdict are joined.";
+        "A target leads at a size only where the rule named it (the interval of the ratio of requests/s wholly beyond the minimum effect, see the verdict); elsewhere the two are equivalent (within the margin) or not settled, and no lead is claimed where a cell was wait-bound or starved. Sizes next to each other with the same verdict are joined.";
 }

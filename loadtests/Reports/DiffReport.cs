@@ -13,9 +13,17 @@ public static class DiffReport
     {
         var md = new StringBuilder();
         var regressions = diff.Cells.Count(c => c.Verdict == RunDiff.Regression);
+        var unsettled = diff.Unsettled.Count;
         md.AppendLine(regressions > 0
-            ? $"**{regressions} regression(s)**: {diff.NewLabel} against {diff.BaseLabel}, threshold {Pct(diff.Threshold)}, the interval wholly beyond it"
-            : $"**No regression**: {diff.NewLabel} against {diff.BaseLabel}, threshold {Pct(diff.Threshold)}, {diff.Cells.Count} cells compared");
+            ? $"**{regressions} regression(s)**: {diff.NewLabel} against {diff.BaseLabel}, threshold {Pct(diff.Threshold)}, " +
+              (diff.PointEstimates ? "judged on medians (point estimates: a side has one launch)" : "the interval wholly beyond it")
+            : diff.PointEstimates
+                ? $"**No regression by point estimates**: {diff.NewLabel} against {diff.BaseLabel}, threshold {Pct(diff.Threshold)}: a side has one launch, so the medians were gated, not judged"
+            : diff.CannotJudge
+                ? $"**Cannot judge**: {diff.NewLabel} against {diff.BaseLabel}: a side has fewer than two launches, so no figure has an interval (measure with 2 or more launches, or gate on medians with --threshold)"
+            : unsettled > 0
+                ? $"**Not settled**: no regression found, but {unsettled} of {diff.Cells.Count} cells' req/s are neither improved nor equivalent within ±{Pct(diff.Rule.Equivalence)}: a regression there cannot be ruled out"
+            : $"**No regression**: {diff.NewLabel} against {diff.BaseLabel}, threshold {Pct(diff.Threshold)}, {diff.Cells.Count} cells compared, every req/s settled");
         md.AppendLine();
         md.AppendLine(Rule(diff));
         md.AppendLine();
@@ -36,7 +44,7 @@ public static class DiffReport
             {
                 row.Add(Num(m.Base));
                 row.Add(Num(m.New));
-                row.Add(m.Change is double ch ? Signed(ch) + " " + Interval(m) + (m.IsRegression ? " worse" : m.IsImprovement ? " better" : "") : "n/a");
+                row.Add(m.Change is double ch ? Signed(ch) + " " + Interval(m) + (m.IsRegression ? " worse" : m.IsImprovement ? " better" : m.IsEquivalent ? " same" : "") : "n/a");
             }
             row.Add(c.Verdict);
             return (IReadOnlyList<string>)row;
@@ -57,7 +65,8 @@ public static class DiffReport
         var method = diff.Paired ? "paired over the run's launches" : "Welch's t over each run's launches";
         return $"A figure counts as worse or better only when its {c} interval ({diff.NewLabel}/{diff.BaseLabel}, {method}) lies wholly beyond " +
                $"±{Pct(diff.Threshold)}: a figure that did not change is called a regression at most {Statistics.Format.Percent((1 - diff.Rule.Confidence) / 2)} of the time. " +
-               "A figure without an interval (one launch on a side) is never called a regression.";
+               $"It is equivalent when its 90% interval lies within ±{Pct(diff.Rule.Equivalence)}, and not settled otherwise. " +
+               "A figure without an interval (one launch on a side) is not judged, and the diff exits 3 unless --threshold asks it to gate on medians.";
     }
 
     /// <summary>
@@ -70,7 +79,7 @@ public static class DiffReport
         var moves = diff.Cells.SelectMany(c => c.Changes.Select(m => (Cell: c.Label, M: m)))
             .Where(x => x.M.IsRegression || x.M.IsImprovement)
             .OrderBy(x => x.M.IsRegression ? 0 : 1).ThenByDescending(x => System.Math.Abs(x.M.Change ?? 0)).ToList();
-        var unjudged = diff.Cells.Count(c => c.Verdict == RunDiff.NotJudged);
+        var unjudged = diff.Cells.Count(c => c.Verdict is RunDiff.NotJudged or RunDiff.OneLaunch);
         var lines = new List<string>();
         if (moves.Count > 0)
         {

@@ -2,6 +2,7 @@ using System.Collections.Generic;
 using System.Globalization;
 using System.Linq;
 using Comparator.Results;
+using Comparator.Statistics;
 
 namespace Comparator.Reports;
 
@@ -31,7 +32,7 @@ public static class DriversView
                 row.Add(s is { Requests: > 0 } ? ((double)s.BytesReceived / s.Requests).ToString("0.0", CultureInfo.InvariantCulture) : "n/a");
                 row.Add(s is { ElapsedSeconds: > 0 } ? (100 * s.ClientCpuSeconds / s.ElapsedSeconds).ToString("0", CultureInfo.InvariantCulture) : "n/a");
             }
-            row.Add(group.Any(c => c.Flags.Contains(Running.CellFlags.DriversDisagree)) ? "DISAGREE" :
+            row.Add(group.Any(c => c.Flags.Contains(CellFlags.DriversDisagree)) ? "DISAGREE" :
                 group.Count(c => c.Summary is not null) > 1 ? "agree" : "-");
             rows.Add(row);
         }

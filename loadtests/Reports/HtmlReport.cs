@@ -5,6 +5,7 @@ using System.Linq;
 using System.Net;
 using System.Text;
 using Comparator.Results;
+using Comparator.Statistics;
 
 namespace Comparator.Reports;
 
@@ -79,8 +80,8 @@ public static class HtmlReport
         html.Append("<h2>Every cell</h2>").Append(new TextTable(columns.Select(c => c.Name).ToList(),
             run.Cells.Select(cell => (IReadOnlyList<string>)columns.Select(c => CellColumns.FormatFor(cell, c)).ToList()).ToList()).ToHtml());
         html.Append("<h2>Flags</h2><ul>");
-        foreach (var flag in new[] { Running.CellFlags.Failed, Running.CellFlags.ClientBound, Running.CellFlags.MachineBound, Running.CellFlags.Noisy, Running.CellFlags.WaitBound, Running.CellFlags.Starved, Running.CellFlags.Contended, Running.CellFlags.DriversDisagree })
-            html.Append("<li><b>").Append(flag).Append("</b>: ").Append(E(Running.CellFlags.Hint(flag)!)).Append("</li>");
+        foreach (var flag in new[] { CellFlags.Failed, CellFlags.ClientBound, CellFlags.MachineBound, CellFlags.Noisy, CellFlags.WaitBound, CellFlags.Starved, CellFlags.Contended, CellFlags.DriversDisagree })
+            html.Append("<li><b>").Append(flag).Append("</b>: ").Append(E(CellFlags.Hint(flag)!)).Append("</li>");
         html.Append("</ul></body></html>");
         return html.ToString();
     }

@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Linq;
 using System.Text;
 using Comparator.Results;
+using Comparator.Statistics;
 
 namespace Comparator.Reports;
 
@@ -73,7 +74,7 @@ public static class MarkdownReport
         md.AppendLine();
         md.AppendLine("## How to read the flags");
         md.AppendLine();
-        foreach (var hint in run.Cells.SelectMany(c => c.Flags).Distinct().Select(Running.CellFlags.Hint).OfType<string>())
+        foreach (var hint in run.Cells.SelectMany(c => c.Flags).Distinct().Select(CellFlags.Hint).OfType<string>())
             md.AppendLine("**In this run:** " + hint + ".");
         md.AppendLine();
         md.AppendLine("- failed: some requests failed (non-2xx, error, timeout or a wrong body); they are out of req/s and latency, and counted in `failed`.");

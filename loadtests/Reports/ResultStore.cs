@@ -60,8 +60,8 @@ public static class ResultStore
             : run.Cells.Any(c => c?.Key is null || c.Repeats is null || c.Flags is null) ? "a cell's key, repeats or flags"
             : null;
         if (missing is not null) throw new InvalidDataException($"{source} is not a complete comparator result: {missing} missing");
-        // Files saved before the verdicts were stored (schema 1) are judged on reading, by the same
-        // rule with its default settings, so that every renderer can read run.Verdicts.
-        return run!.Verdicts is null ? run with { Verdicts = Comparing.PairVerdicts.Build(run) } : run;
+        // Files saved before the verdicts were stored (schema 1), or before the three outcomes (schema 2),
+        // are judged on reading by the rule they recorded, so that every renderer reads run.Verdicts alike.
+        return run!.Verdicts is null || version < 3 ? run with { Verdicts = Comparing.PairVerdicts.Build(run) } : run;
     }
 }

@@ -23,10 +23,10 @@ public static class RunDirectory
         foreach (var chart in charts)
         {
             OutputFiles.WriteAtomically(Path.Combine(chartDirectory, chart.Name + ".svg"), chart.Svg());
-            chart.Plot.SavePng(Path.Combine(chartDirectory, chart.Name + ".png"), Chart.Width, Chart.Height);
+            chart.Plot.SavePng(Path.Combine(chartDirectory, chart.Name + ".png"), Chart.Width, chart.Height);
         }
         OutputFiles.WriteAtomically(Path.Combine(directory, "report.html"), HtmlReport.Render(run, charts));
-        var summaryChart = charts.Any(c => c.Name == "throughput") ? "charts/throughput.png" : charts.Any(c => c.Name == "requests") ? "charts/requests.png" : null;
+        var summaryChart = charts.Any(c => c.Name == ForestChart.Name) ? "charts/" + ForestChart.Name + ".png" : charts.Any(c => c.Name == "throughput") ? "charts/throughput.png" : charts.Any(c => c.Name == "requests") ? "charts/requests.png" : null;
         OutputFiles.WriteAtomically(Path.Combine(directory, "summary.md"), SummaryReport.Render(run, summaryChart));
         return directory;
     }

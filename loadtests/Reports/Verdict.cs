@@ -70,18 +70,24 @@ public static class Verdict
             foreach (var other in others)
             {
                 lines.Add(new(VerdictLineKind.Pair, $"{other} against {baseline} (baseline)"));
-                var launches = cells.Where(c => c.Key.Target is var t && (t == other || t == baseline) && c.Summary is not null)
-                    .Select(c => LeadRule.UnitKeys(c.Repeats).Select(k => k.Launch).Distinct().Count()).DefaultIfEmpty(0).ToList();
+                var pairVerdicts = verdicts.Where(v => v.Baseline == baseline && v.Other == other).ToList();
+                // Launch counts as the rule used them (stored with each verdict); counted from the cells for files without them.
+                var launches = pairVerdicts.Select(v => v.Launches).OfType<int>().ToList();
+                if (launches.Count == 0)
+                    launches = cells.Where(c => c.Key.Target is var t && (t == other || t == baseline) && c.Summary is not null)
+                        .Select(c => LeadRule.UnitKeys(c.Repeats).Select(k => k.Launch).Distinct().Count()).DefaultIfEmpty(0).ToList();
                 lines.Add(new(VerdictLineKind.Note,
                     $"Ratios are {other}/{baseline} in req/s over {launches.Min()}" + (launches.Max() != launches.Min() ? $" to {launches.Max()}" : "") +
                     $" launch(es) (driver {driver}); {rule.Statement}. Other figures are {other} vs {baseline}, median window."));
-                var pairVerdicts = verdicts.Where(v => v.Baseline == baseline && v.Other == other).ToList();
+                lines.Add(new(VerdictLineKind.Note, Cores(run.Spec)));
                 // The noise floor: half the width of each interval on the log scale, as a percentage; a smaller gap cannot be resolved here.
                 var halfWidths = pairVerdicts.Where(v => v.RatioLow > 0 && v.RatioHigh > 0)
                     .Select(v => Math.Exp(Math.Log(v.RatioHigh!.Value / v.RatioLow!.Value) / 2) - 1).OrderBy(h => h).ToList();
                 if (halfWidths.Count > 0)
                     lines.Add(new(VerdictLineKind.Note, $"Noise floor of this run: the intervals reach ±{Format.Percent(Math.Round(halfWidths[0], 3))} " +
                         $"to ±{Format.Percent(Math.Round(halfWidths[^1], 3))} around their ratio; a smaller gap than a cell's own is not resolved there."));
+                if (Family(run, pairVerdicts.Concat(run.JudgedAtRate().Where(v => v.Baseline == baseline && v.Other == other)).ToList()) is string family)
+                    lines.Add(new(VerdictLineKind.Note, family));
                 lines.Add(new(VerdictLineKind.Table, "", Table(pairVerdicts, cells)));
                 foreach (var endpoint in endpoints)
                 foreach (var conc in concurrencies)
@@ -130,7 +136,7 @@ public static class Verdict
         var groups = rated.GroupBy(c => c.Key with { Target = "" }).Where(g => g.Any(c => c.Key.Target == other)).ToList();
         if (groups.Count == 0) yield break;
         yield return new(VerdictLineKind.Note, $"At a fixed rate (open model: requests sent at a constant rate whatever the server does, latency from each request's intended send time), " +
-                                               $"{other} vs {baseline}; server CPU and p99 are judged by the same interval rule, the lower leading.");
+                                               $"{other} vs {baseline}; server CPU and p90 are judged by the same interval rule, the lower leading (p99 and p99.9 are reported, not judged: a window holds too few requests above them).");
         foreach (var g in groups)
         {
             var a = g.FirstOrDefault(c => c.Key.Target == baseline)?.Summary;
@@ -143,14 +149,14 @@ public static class Verdict
                 var v = verdicts.FirstOrDefault(x => x.Metric == metric && x.Endpoint == key.Endpoint && x.SizeBytes == key.SizeBytes && x.Concurrency == key.Concurrency && x.Rate == key.Rate);
                 if (v is null) return "not judged";
                 var interval = v.RatioLow is double l && v.RatioHigh is double h ? $"{X(v.Ratio!.Value)}, {Format.Percent(v.Confidence)} interval {X(l)}–{X(h)}" : v.Ratio is double r ? X(r) : "n/a";
-                return v.Leader is string leader ? $"{leader} lower ({interval})" : $"{v.Reason} ({interval})";
+                return v.Leader is string leader ? $"{leader} lower{(v.WithinMargin ? ", by less than the margin" : "")} ({interval})" : $"{v.Said()} ({interval})";
             }
             double? Cores(Measurement m) => m.ServerCpuSeconds is double s && m.ElapsedSeconds > 0 ? s / m.ElapsedSeconds : null;
             yield return new(VerdictLineKind.Endpoint,
                 $"{at}: achieved {N(b.RequestsPerSecond, "0")} vs {N(a.RequestsPerSecond, "0")} req/s; server CPU {N(b.ServerCpuUsPerRequest, "0.0")} vs {N(a.ServerCpuUsPerRequest, "0.0")} µs/req, " +
                 $"{N(Cores(b), "0.00")} vs {N(Cores(a), "0.00")} cores: {Judged(CellVerdict.ServerCpu)}; " +
                 $"latency p50 {Ms(b.LatencyP50Ms)} vs {Ms(a.LatencyP50Ms)}, p90 {Ms(b.LatencyP90Ms)} vs {Ms(a.LatencyP90Ms)}, p99 {Ms(b.LatencyP99Ms)} vs {Ms(a.LatencyP99Ms)}" +
-                (b.LatencyP999Ms is double b9 && a.LatencyP999Ms is double a9 ? $", p99.9 {Ms(b9)} vs {Ms(a9)}" : "") + $" ms: p99 {Judged(CellVerdict.P99)}" +
+                (b.LatencyP999Ms is double b9 && a.LatencyP999Ms is double a9 ? $", p99.9 {Ms(b9)} vs {Ms(a9)}" : "") + $" ms: p90 {Judged(CellVerdict.P90)}" +
                 Flagged(g.ToList()));
         }
     }
@@ -186,18 +192,23 @@ public static class Verdict
 
     /// <summary>
     /// "webapi-selfhost is 1.14x faster (99% interval 1.08x–1.21x; ...)": a lead is stated from the
-    /// leader's side, so its ratio is above 1; within noise keeps other/baseline.
+    /// leader's side, so its ratio is above 1; "equivalent within ±5%" and "not settled: between 0.85x
+    /// and 1.19x" keep other/baseline.
     /// </summary>
     private static string Lead(CellVerdict v, string figures)
     {
         var confidence = Format.Percent(v.Confidence);
+        var launches = v.Launches is int n ? $", {n} launches" : "";
         if (v.Leader is string leader && v.Ratio is double r && v.RatioLow is double lo && v.RatioHigh is double hi)
         {
             var (ratio, low, high) = leader == v.Other ? (r, lo, hi) : (1 / r, 1 / hi, 1 / lo);
-            return $"{leader} is {X(ratio)} faster ({confidence} interval {X(low)}–{X(high)}; {figures})";
+            var small = v.WithinMargin ? $", by less than the equivalence margin" : "";
+            return $"{leader} is {X(ratio)} faster{small} ({confidence} interval {X(low)}–{X(high)}{launches}; {figures})";
         }
+        if (v.Outcome == CellVerdict.Equivalent && v.EquivalenceLow is double el && v.EquivalenceHigh is double eh)
+            return $"equivalent, {X(v.Ratio!.Value)} req/s (90% interval {X(el)}–{X(eh)} within the margin{launches}; {figures})";
         if (v.RatioLow is double l && v.RatioHigh is double h)
-            return $"within noise, {X(v.Ratio!.Value)} req/s ({confidence} interval {X(l)}–{X(h)}; {figures})";
+            return $"not settled: between {X(l)} and {X(h)} req/s cannot be ruled out ({X(v.Ratio!.Value)}, {confidence} interval{launches}; {figures})";
         return $"{v.Reason}: {(v.Ratio is double m ? X(m) : "n/a")} req/s ({figures})";
     }
 
@@ -209,7 +220,7 @@ public static class Verdict
             ? cells.FirstOrDefault(c => c.Key.SizeBytes == v.SizeBytes)?.SizeLabel ?? v.SizeBytes.ToString(CultureInfo.InvariantCulture) + "B"
             : "-";
         string Interval(CellVerdict v) => v.RatioLow is double l && v.RatioHigh is double h ? $"{X(l)}–{X(h)}" : "none";
-        string Said(CellVerdict v) => v.Leader is string leader ? leader + " leads" : v.Reason ?? "";
+        string Said(CellVerdict v) => v.Said();
         var header = new List<string> { "endpoint", "size" };
         if (multipleConcurrency) header.Add("conc");
         header.AddRange(new[] { "ratio", $"{Format.Percent(verdicts.FirstOrDefault()?.Confidence ?? LeadRule.DefaultConfidence)} interval", "verdict" });
@@ -231,6 +242,34 @@ public static class Verdict
         if (usable.Count == 1) return sentence;
         string R((string Size, CellResult? A, CellResult? B) s) => $"{X(s.B!.Summary!.RequestsPerSecond / s.A!.Summary!.RequestsPerSecond)} at {s.Size}";
         return $"{sentence}; {other}/{baseline} req/s {R(usable[0])} to {R(usable[^1])}";
+    }
+
+    /// <summary>How many cores each server had and where the driver ran: the answer can flip with them.</summary>
+    public static string Cores(RunSpec spec)
+    {
+        if (spec.SeparateServerCores is int separate) return $"Cores: each server on its own machine of {separate} core(s), the driver on another.";
+        var cores = spec.Machine.LogicalCores;
+        if (spec.Pin is string pin) return $"Cores: {pin} ({cores} on the machine); every target ran on the servers' CPUs, one at a time.";
+        return $"Cores: servers and driver shared all {cores} cores of the machine, the servers one at a time.";
+    }
+
+    /// <summary>
+    /// The family of judgments: how many the run made, what each settled, and the largest chance under
+    /// A/A that any of them is a false lead (the simulated worst single rate times their count).
+    /// </summary>
+    private static string? Family(RunResult run, IReadOnlyList<CellVerdict> judged)
+    {
+        var withInterval = judged.Where(v => v.RatioLow is not null).ToList();
+        if (withInterval.Count == 0) return null;
+        var rule = PairVerdicts.RuleOf(run.Spec);
+        var single = RuleSimulation.WorstFalseLeadRate(rule, withInterval.Max(v => v.Launches ?? 2));
+        var settled = withInterval.Count(v => v.Settled);
+        var leads = withInterval.Count(v => v.Leader is not null);
+        var equivalent = withInterval.Count(v => v.Outcome == CellVerdict.Equivalent);
+        var stop = run.Spec.Sequential is SequentialSpec q ? $" Launches were added to unsettled cells: {q.LaunchesRun} launch(es), {q.LoadSeconds:0} s of load, stopped at {q.Stopped}." : "";
+        return $"This run made {withInterval.Count} judgments: {leads} lead(s), {equivalent} equivalent, {withInterval.Count - settled} not settled. " +
+               $"The chance that any of them is a false lead between identical services is at most {Format.Percent(Math.Min(1, Math.Round(single * withInterval.Count, 4)))} " +
+               $"({withInterval.Count} × {Format.Percent(Math.Round(single, 5))}, the worst single rate simulated over spreads of 1% to 30%).{stop}";
     }
 
     private static IEnumerable<string> Cautions(RunResult run, IReadOnlyList<CellResult> cells, string baseline, IReadOnlyList<string> others)

@@ -81,8 +81,11 @@ public sealed record Measurement(
     double? LatencyP999Ms = null,
     long? LateRequests = null,
     long? DroppedRequests = null,
-    IReadOnlyList<PercentilePoint>? LatencyDistribution = null)
+    IReadOnlyList<PercentilePoint>? LatencyDistribution = null,
+    string? LatencyHistogram = null)
 {
+    // LatencyHistogram: the window's whole HDR histogram (µs, 3 significant digits), compressed and base64
+    // encoded as HdrHistogram's own log format writes it ("HISTF..."), so any percentile can be read later.
     // LatencyP999Ms: where the driver records a histogram (socket). LateRequests, DroppedRequests: fixed-rate windows only (see DriverWindow).
     // MachineCpuSeconds: every core's busy time over the window (/proc/stat), whoever used it; null off Linux and in older files.
 

@@ -19,5 +19,8 @@ public sealed record LatencySummary(double MeanMs, double P50Ms, double P90Ms, d
     /// <summary>Latency at <see cref="PercentilePoint.Standard"/> percentiles, for the HDR plot; null where no histogram was kept.</summary>
     public IReadOnlyList<PercentilePoint>? Distribution { get; init; }
 
+    /// <summary>The whole histogram, compressed and base64 encoded (see <see cref="Measurement.LatencyHistogram"/>); null where none was recorded.</summary>
+    public string? Histogram { get; init; }
+
     public static LatencySummary Empty { get; } = new(0, 0, 0, 0, 0);
 }

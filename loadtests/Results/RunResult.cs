@@ -21,9 +21,12 @@ public sealed record RunResult(
 {
     /// <summary>
     /// Bumped whenever a field changes meaning or goes away. 2: launches (Measurement.Launch and
-    /// Round, RunSpec.Launches), the lead rule's settings and the verdicts array. Readers take 1 and 2.
+    /// Round, RunSpec.Launches), the lead rule's settings and the verdicts array. 3: three outcomes
+    /// (CellVerdict.Outcome, the equivalence interval, launches per verdict), RunSpec.EquivalencePercent
+    /// and Sequential, fixed-rate latency judged on p90 (p90_ms) instead of p99. Readers take 1 to 3;
+    /// the verdicts of a file before 3 are judged again on reading, by the rule it recorded.
     /// </summary>
-    public const int CurrentSchemaVersion = 2;
+    public const int CurrentSchemaVersion = 3;
     public const int OldestReadableSchemaVersion = 1;
 }
 
@@ -44,14 +47,34 @@ public sealed record CellVerdict(
     double Confidence,
     string? Leader,
     string? Reason,
-    double? Rate = null)
+    double? Rate = null,
+    string? Outcome = null,
+    double? EquivalenceLow = null,
+    double? EquivalenceHigh = null,
+    int? Launches = null,
+    bool WithinMargin = false)
 {
+    // Outcome: higher, lower (other against baseline, beyond the minimum effect), equivalent (within the
+    // margin) or unsettled; null in files saved before the three outcomes. EquivalenceLow/High: the
+    // interval of the two one-sided tests (90%). Launches: the units the interval is over. WithinMargin:
+    // a lead whose equivalence interval also lies within the margin ("faster, by less than 5%").
+    public const string Higher = "higher";
+    public const string Lower = "lower";
+    public const string Equivalent = "equivalent";
+    public const string Unsettled = "unsettled";
+
+    /// <summary>Whether the rule settled this figure: a lead either way, or equivalence.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public bool Settled => Outcome is Higher or Lower or Equivalent || (Outcome is null && Leader is not null);
+
     // Rate: the asked rate of a fixed-rate cell, whose metrics are costs (lower leads); null for the closed loop's req/s.
     public const string RequestsPerSecond = "rps";
     /// <summary>Server CPU µs per request at a fixed rate: lower leads.</summary>
     public const string ServerCpu = "server_cpu_us";
-    /// <summary>Latency percentile 99 at a fixed rate, from each request's intended send time: lower leads.</summary>
+    /// <summary>Latency percentile 99 at a fixed rate: judged in files saved before p90 was (too few requests lie above it in a window).</summary>
     public const string P99 = "p99_ms";
+    /// <summary>Latency percentile 90 at a fixed rate, from each request's intended send time: lower leads.</summary>
+    public const string P90 = "p90_ms";
 }
 
 /// <summary>What was asked for, and where it ran.</summary>
@@ -80,8 +103,12 @@ public sealed record RunSpec(
     bool? TcpNoDelay = null,
     ScenarioSpec? Scenario = null,
     IReadOnlyList<string>? Rates = null,
-    CrankSpec? Crank = null)
+    CrankSpec? Crank = null,
+    double? EquivalencePercent = null,
+    SequentialSpec? Sequential = null)
 {
+    // EquivalencePercent: the margin within which two figures are called equivalent; null before it existed (5% is assumed).
+    // Sequential: how launches were added until cells settled; null when every cell had the same fixed launch count.
     // Crank: where a run measured through crank ran (the agents' machines, whether the server shared the driver's cores); null for a local run.
 
     /// <summary>The server's machine's cores where it ran apart from the driver (crank, separate agents); null when they shared one machine.</summary>
@@ -100,6 +127,18 @@ public sealed record RunSpec(
     public const string Interleaved = "interleaved: per cell, every round runs each target in turn, in alternating order (A B C, C B A...); " +
                                       "every launch starts the targets afresh and measures them in the opposite order to the launch before";
 }
+
+/// <summary>
+/// Launches added until every cell settled or the budget ran out: the design's looks (every launch
+/// from FirstLook to MaxLaunches, Lan–DeMets Pocock-type α spending), the load budget, the load spent,
+/// how many launches ran and why the run stopped adding them; and each look's count of settled cells
+/// against the load spent by then, so one run shows what a smaller budget would have settled.
+/// </summary>
+public sealed record SequentialSpec(int FirstLook, int MaxLaunches, double BudgetSeconds, double LoadSeconds, int LaunchesRun, string Stopped,
+    IReadOnlyList<LookSpec>? Looks = null);
+
+/// <summary>One look of the launch loop: after this many launches and this much load, how many cells the rule had judged and settled.</summary>
+public sealed record LookSpec(int Launches, double LoadSeconds, int Cells, int Settled);
 
 /// <summary>A scenario run's operations as they were asked of each target, kept with the results so a report explains its cells.</summary>
 public sealed record ScenarioSpec(string File, IReadOnlyList<OperationSpec> Operations);

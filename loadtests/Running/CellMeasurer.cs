@@ -7,6 +7,7 @@ using System.Threading.Tasks;
 using Comparator.Drivers;
 using Comparator.Measuring;
 using Comparator.Results;
+using Comparator.Statistics;
 
 namespace Comparator.Running;
 
@@ -104,6 +105,7 @@ public sealed class CellMeasurer
         {
             LatencyP999Ms = w.Latency.P999Ms,
             LatencyDistribution = w.Latency.Distribution,
+            LatencyHistogram = w.Latency.Histogram,
             LateRequests = w.LateRequests,
             DroppedRequests = w.DroppedRequests,
         };

@@ -54,8 +54,17 @@ public sealed record RunOptions(
     LeadRule? Rule = null,
     bool TcpNoDelay = true,
     Scenarios.Scenario? Scenario = null,
-    IReadOnlyList<RateSpec>? Rates = null)
+    IReadOnlyList<RateSpec>? Rates = null,
+    TimeSpan? Budget = null)
 {
+    // Budget: the load the added launches may spend when the rule's design adds launches until cells settle (Lead.Design).
+
+    /// <summary>The budget in seconds of load; unlimited (the planned launches' own load) without a design.</summary>
+    public double BudgetSeconds => Budget?.TotalSeconds ?? double.PositiveInfinity;
+
+    /// <summary>Seconds of load one launch puts on when it measures the given share of the cells.</summary>
+    public double LaunchLoadSeconds(int cellsMeasured) => cellsMeasured * (Warmup.TotalSeconds + Repeats.MinRepeat * Duration.TotalSeconds)
+        + (cellsMeasured > 0 ? Targets.Count * (ColdWarmup - Warmup).TotalSeconds : 0);
     // Rates: the fixed-rate passes after each closed-loop cell, for drivers that hold a rate (socket).
     public IReadOnlyList<RateSpec> RatePasses => Rates ?? Array.Empty<RateSpec>();
 

@@ -59,10 +59,20 @@ public static class RunOptionsParser
             : Duration("--first-warmup", quick ? QuickFirstWarmup : DefaultFirstWarmup, allowZero: true);
         var duration = Duration("--duration", a.Value("--duration") ?? (quick ? "1s" : DefaultDuration), allowZero: false);
         var repeats = Repeats(a, quick);
-        var launches = a.Value("--launches") is string l ? PositiveInt("--launches", l, 50) : quick ? 1 : DefaultLaunches;
+        var fixedLaunches = a.Value("--launches") is string l ? PositiveInt("--launches", l, 50) : quick ? 1 : (int?)null;
+        if (fixedLaunches is not null && (a.Value("--budget") is not null || a.Value("--max-launches") is not null))
+            throw new UsageException("run: --launches N is a fixed count; --budget and --max-launches shape the launches added until cells settle: use one or the other");
+        var maxLaunches = a.Value("--max-launches") is string ml ? PositiveInt("--max-launches", ml, 50) : SequentialDesign.DefaultMaxLaunches;
+        if (maxLaunches < SequentialDesign.DefaultFirstLook)
+            throw new UsageException($"run: --max-launches takes {SequentialDesign.DefaultFirstLook} to 50 (the first judgment is at {SequentialDesign.DefaultFirstLook} launches), not '{maxLaunches}'");
+        var design = fixedLaunches is null ? new SequentialDesign(SequentialDesign.DefaultFirstLook, maxLaunches) : null;
+        var budget = design is null ? (TimeSpan?)null : Duration("--budget", a.Value("--budget") ?? DefaultBudget, allowZero: false);
+        var launches = fixedLaunches ?? maxLaunches;
         var rule = new LeadRule(
             a.Value("--confidence") is string c ? ParsePercent("--confidence", c, 50, 99.99) : LeadRule.DefaultConfidence,
-            a.Value("--min-effect") is string m ? ParsePercent("--min-effect", m, 0, 50, allowZero: true) : LeadRule.DefaultMinEffect);
+            a.Value("--min-effect") is string m ? ParsePercent("--min-effect", m, 0, 50, allowZero: true) : LeadRule.DefaultMinEffect,
+            a.Value("--equivalence") is string e ? ParsePercent("--equivalence", e, 0, 50) : LeadRule.DefaultEquivalence,
+            design);
         var jsonItems = a.Value("--json-items") is string j
             ? (JsonSample.TryParseItems(j, out var n) ? n : throw new UsageException($"run: --json-items takes 0 to {JsonSample.MaxItems}, not '{j}'"))
             : JsonSample.DefaultItems;
@@ -85,7 +95,7 @@ public static class RunOptionsParser
             baseline, a.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results"), timeout,
             drivers, CpuPin.Parse(a.Value("--pin")),
             Optional(a, "--compare-to"), DiffCommand.ParseThreshold(Optional(a, "--threshold") ?? "5%"), a.OnOff("--server-header"), firstWarmup, launches, rule,
-            a.OnOff("--tcp-nodelay", absent: true), scenario, rates);
+            a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget);
     }
 
     /// <summary>The default run's fixed-rate pass: half the pair's lower capacity, where both still answer promptly.</summary>
@@ -124,10 +134,10 @@ public static class RunOptionsParser
     }
 
     /// <summary>
-    /// Fresh starts of every target per run: the unit of evidence of the lead rule. Chosen from
-    /// A/A runs on a 2-core machine as the narrowest honest interval within the default run's budget (docs/findings.md).
+    /// The load the added launches may spend by default: chosen from the settled share against the
+    /// budget measured on a 2-core machine (docs/method.md).
     /// </summary>
-    public const int DefaultLaunches = 6;
+    public const string DefaultBudget = "5m";
 
     /// <summary>"99%" or "99": a percentage within [min, max] (above min unless zero is allowed), as a fraction.</summary>
     public static double ParsePercent(string option, string raw, double min, double max, bool allowZero = false, string command = "run")

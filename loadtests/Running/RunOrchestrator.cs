@@ -55,13 +55,37 @@ public sealed class RunOrchestrator
         }
 
         var plans = _options.Targets.ToList();
-        var total = _options.CellCount * _options.Launches;
+        var design = _options.Lead.Design;
+        // The cells still measured: all of them until the design's first look, then those not yet settled.
+        var pending = PlannedCells().Select(c => c.Id).ToHashSet();
+        var total = _options.CellCount * (design is null ? _options.Launches : Math.Min(design.FirstLook, _options.Launches));
         var done = 0;
         var perCell = _options.Warmup.TotalSeconds + _options.Repeat * _options.Duration.TotalSeconds;
+        _stopped = design is null ? $"a fixed {_options.Launches} launch(es)" : $"the horizon of {_options.Launches} launches";
         try
         {
             for (var launch = 0; launch < _options.Launches && !cancellationToken.IsCancellationRequested; launch++)
             {
+                if (design is not null && launch > 0)
+                {
+                    if (launch >= design.FirstLook)
+                    {
+                        pending = Unsettled(targets, checks, windows, missed, launchFailures, started);
+                        if (pending.Count == 0) { _stopped = $"every cell settled after {launch} launches"; break; }
+                    }
+                    var next = _options.LaunchLoadSeconds(CellsOf(pending) * plans.Count);
+                    if (_loadSeconds + next > _options.BudgetSeconds)
+                    {
+                        _stopped = $"the budget of {_options.BudgetSeconds:0} s of load after {launch} launches ({CellsOf(pending)} cell(s) not settled)";
+                        break;
+                    }
+                    if (launch >= design.FirstLook)
+                    {
+                        _progress.Message($"launch {launch + 1}: {CellsOf(pending)} cell(s) not settled yet, measured again");
+                        total = done + CellsOf(pending) * plans.Count;
+                    }
+                    else total = Math.Max(total, done + _options.CellCount);
+                }
                 // Every other launch starts and measures the targets in the opposite order, so that
                 // neither side always goes first (see LeadRule: launches are the unit of evidence).
                 var order = launch % 2 == 0 ? plans : Enumerable.Reverse(plans).ToList();
@@ -72,7 +96,7 @@ public sealed class RunOrchestrator
                     {
                         if (cancellationToken.IsCancellationRequested) break;
                         if (launch > 0 && targets.Any(t => t.Name == plan.Name && !t.Measured)) continue; // failed its first launch: not retried
-                        if (_options.Launches > 1) _progress.Message($"launch {launch + 1} of {_options.Launches}: {plan.Name}");
+                        if (_options.Launches > 1) _progress.Message($"launch {launch + 1}{LaunchOf}: {plan.Name}");
                         var ready = await StartAndVerifyAsync(plan, launch, targets, checks, launchFailures, cancellationToken);
                         if (ready is not null) active.Add(ready);
                     }
@@ -80,7 +104,9 @@ public sealed class RunOrchestrator
                     var answers = _options.Scenario is Scenario scenario && !cancellationToken.IsCancellationRequested
                         ? await VerifyScenarioAsync(scenario, launch, active, targets, checks, launchFailures, cancellationToken)
                         : null;
-                    done = await MeasureLaunchAsync(launch, active, answers, windows, missed, launchFailures, done, total, perCell, cancellationToken);
+                    done = await MeasureLaunchAsync(launch, active, answers, pending, windows, missed, launchFailures, done, total, perCell, cancellationToken);
+                    _loadSeconds += _options.LaunchLoadSeconds(CellsOf(pending) * plans.Count);
+                    _launchesRun = launch + 1;
                 }
                 finally
                 {
@@ -96,11 +122,36 @@ public sealed class RunOrchestrator
         {
             // Stopped by the user: what was measured so far is kept and the run is marked partial.
         }
+        if (cancellationToken.IsCancellationRequested) _stopped = "stopped by the user";
+        // The last launches' look, when the loop ended without one (horizon, budget, or a stop).
+        if (design is not null && _launchesRun >= design.FirstLook && _looks.LastOrDefault()?.Launches != _launchesRun)
+            Unsettled(targets, checks, windows, missed, launchFailures, started);
 
-        // One record per cell and target, in the order asked: every launch's windows, or why none.
+        cells.AddRange(CellsFrom(targets, windows, missed));
+        var withFailures = targets.Select(t => launchFailures.TryGetValue(t.Name, out var f) ? t with { LaunchFailures = f } : t).ToList();
+        var result = new RunResult(RunResult.CurrentSchemaVersion, Spec(), started, DateTimeOffset.UtcNow,
+            Partial: cancellationToken.IsCancellationRequested, withFailures, checks, DriverAgreement.Flag(cells));
+        return result with { Verdicts = PairVerdicts.Build(result) };
+    }
+
+    /// <summary>Load spent so far (warm-ups and measured windows), launches run, and why the run stopped adding launches.</summary>
+    private double _loadSeconds;
+    private int _launchesRun;
+    private string _stopped = "";
+    private readonly List<LookSpec> _looks = new();
+
+    private string LaunchOf => _options.Lead.Design is null ? $" of {_options.Launches}" : "";
+
+    /// <summary>How many planned cells (per target) a set of cell ids holds.</summary>
+    private static int CellsOf(HashSet<CellId> ids) => ids.Count;
+
+    /// <summary>One record per cell and target, in the order asked: every launch's windows, or why none.</summary>
+    private List<CellResult> CellsFrom(List<TargetInfo> targets, Dictionary<CellKey, List<Measurement>> windows, Dictionary<CellKey, (string Reason, string Flag)> missed)
+    {
+        var cells = new List<CellResult>();
         foreach (var planned in PlannedCells())
         {
-            foreach (var plan in plans)
+            foreach (var plan in _options.Targets)
             {
                 var info = targets.FirstOrDefault(t => t.Name == plan.Name);
                 var key = Key(plan, planned);
@@ -114,19 +165,44 @@ public sealed class RunOrchestrator
                     cells.Add(NotMeasured(plan, planned, "stopped before a repeat completed"));
             }
         }
-        var withFailures = targets.Select(t => launchFailures.TryGetValue(t.Name, out var f) ? t with { LaunchFailures = f } : t).ToList();
-        var result = new RunResult(RunResult.CurrentSchemaVersion, Spec(), started, DateTimeOffset.UtcNow,
-            Partial: cancellationToken.IsCancellationRequested, withFailures, checks, DriverAgreement.Flag(cells));
-        return result with { Verdicts = PairVerdicts.Build(result) };
+        return cells;
     }
 
-    /// <summary>One launch: every cell on every active target in turn, the windows added to the cell's list.</summary>
-    private async Task<int> MeasureLaunchAsync(int launch, IReadOnlyList<ActiveTarget> active, IReadOnlyList<ScenarioAnswer>? answers, Dictionary<CellKey, List<Measurement>> windows,
+    /// <summary>
+    /// The design's look: every cell judged by the rule on what its launches measured so far (req/s in the
+    /// closed loop, server CPU at a fixed rate, every pair with the baseline), and the cells some pair has
+    /// not settled. A cell the rule cannot judge at all (failed, paced by a wait, overloaded) gets no more launches.
+    /// </summary>
+    private HashSet<CellId> Unsettled(List<TargetInfo> targets, List<Check> checks, Dictionary<CellKey, List<Measurement>> windows,
+        Dictionary<CellKey, (string Reason, string Flag)> missed, Dictionary<string, List<string>> launchFailures, DateTimeOffset started)
+    {
+        var interim = new RunResult(RunResult.CurrentSchemaVersion, Spec(), started, DateTimeOffset.UtcNow, false, targets, checks, CellsFrom(targets, windows, missed));
+        var verdicts = PairVerdicts.Build(interim);
+        var open = new HashSet<CellId>();
+        int cells = 0, settled = 0;
+        foreach (var planned in PlannedCells())
+        {
+            var rate = RateOf(planned);
+            var metric = planned.Rate is null ? CellVerdict.RequestsPerSecond : CellVerdict.ServerCpu;
+            var judged = verdicts.Where(v => v.Metric == metric && v.Endpoint == planned.Endpoint && v.SizeBytes == planned.Payload.Spec.Bytes &&
+                                             v.Concurrency == planned.Concurrency && v.Rate == rate).ToList();
+            if (judged.Count == 0) continue;
+            cells++;
+            if (judged.All(v => v.Settled)) settled++;
+            if (judged.Any(v => !v.Settled && (v.RatioLow is not null || v.Reason == LeadRule.OneUnit))) open.Add(planned.Id);
+        }
+        _looks.Add(new LookSpec(_launchesRun, Math.Round(_loadSeconds, 1), cells, settled));
+        return open;
+    }
+
+    /// <summary>One launch: every pending cell on every active target in turn, the windows added to the cell's list.</summary>
+    private async Task<int> MeasureLaunchAsync(int launch, IReadOnlyList<ActiveTarget> active, IReadOnlyList<ScenarioAnswer>? answers, HashSet<CellId> pending,
+        Dictionary<CellKey, List<Measurement>> windows,
         Dictionary<CellKey, (string Reason, string Flag)> missed, Dictionary<string, List<string>> launchFailures,
         int done, int total, double perCell, CancellationToken cancellationToken)
     {
         var cold = true;
-        foreach (var planned in PlannedCells())
+        foreach (var planned in PlannedCells().Where(c => pending.Contains(c.Id)))
         {
             if (cancellationToken.IsCancellationRequested || active.Count == 0) break;
             var (concurrency, driver) = (planned.Concurrency, planned.Driver);
@@ -162,7 +238,7 @@ public sealed class RunOrchestrator
             done += active.Count;
             if (participants.Count == 0) continue;
 
-            var launchText = _options.Launches > 1 ? $" launch {launch + 1}/{_options.Launches}" : "";
+            var launchText = _options.Launches > 1 ? $" launch {launch + 1}" + (_options.Lead.Design is null ? $"/{_options.Launches}" : "") : "";
             _progress.CellStarted(done, total, $"{label}{launchText} ({string.Join(", ", participants.Select(p => p.Target.Plan.Name))})",
                 (total - done + participants.Count) * perCell);
             var names = participants.Select(p => p.Target.Plan.Name).ToList();
@@ -318,7 +394,12 @@ public sealed class RunOrchestrator
         public (string, long, int, string) ClosedLoop => (Endpoint, Payload.Spec.Bytes, Concurrency, Driver.Name);
 
         public bool HasSize => Contract?.SendsBody ?? Operation?.Size is not null;
+
+        /// <summary>The cell's identity across launches (a planned cell is built anew on every pass over the plan).</summary>
+        public CellId Id => new(Endpoint, Payload.Spec.Bytes, Payload.Spec.Label, Concurrency, Driver.Name, Rate);
     }
+
+    private sealed record CellId(string Endpoint, long Bytes, string Label, int Concurrency, string Driver, RateSpec? Rate);
 
     private IEnumerable<PlannedCell> PlannedCells()
     {
@@ -429,12 +510,18 @@ public sealed class RunOrchestrator
         _options.Repeats.Precision * 100,
         _options.Repeats.MaxRepeat,
         _options.ColdWarmup.TotalSeconds,
-        _options.Launches,
+        _options.Lead.Design is null ? _options.Launches : _launchesRun,
         _options.Lead.Confidence,
         _options.Lead.MinEffect * 100,
         _options.TcpNoDelay,
         _options.Scenario is Scenario file ? ScenarioSpecOf(file) : null,
-        _drivers.Any(d => d.HoldsRate) ? _options.RatePasses.Select(r => r.Describe()).ToList() : null);
+        _drivers.Any(d => d.HoldsRate) ? _options.RatePasses.Select(r => r.Describe()).ToList() : null)
+    {
+        EquivalencePercent = _options.Lead.Equivalence * 100,
+        Sequential = _options.Lead.Design is SequentialDesign d
+            ? new SequentialSpec(d.FirstLook, d.MaxLaunches, _options.BudgetSeconds, Math.Round(_loadSeconds, 1), _launchesRun, _stopped, _looks.ToList())
+            : null,
+    };
 
     private ScenarioSpec ScenarioSpecOf(Scenario scenario) => new(scenario.File, scenario.Operations.Select(o => new OperationSpec(o.Name, o.Size?.Label,
         _options.Targets.Select(t => (t.Name, Request: Scenario.RequestFor(o, t.Name)!)).Select(t => new OperationRequestSpec(t.Name, t.Request.Method, t.Request.PathAndQuery,

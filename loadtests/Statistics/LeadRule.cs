@@ -3,56 +3,87 @@ using System.Collections.Generic;
 using System.Globalization;
 using System.Linq;
 using Comparator.Results;
-using Perfolizer.Mathematics.Common;
 using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
 
 namespace Comparator.Statistics;
 
 /// <summary>
 /// An interval for the ratio of one figure between two sides (other / baseline, or new / base),
-/// from <see cref="Units"/> independent units of evidence (launches: fresh processes of both sides).
+/// from <see cref="Units"/> independent units of evidence (launches: fresh processes of both sides):
+/// the lead interval at <see cref="Confidence"/> (Low–High) and the equivalence interval at
+/// 1 − 2 × the equivalence test's α (EquivalenceLow–EquivalenceHigh, 90% by default).
 /// </summary>
-public sealed record RatioInterval(double Ratio, double Low, double High, double Confidence, int Units)
+public sealed record RatioInterval(double Ratio, double Low, double High, double Confidence, int Units,
+    double EquivalenceLow = double.NaN, double EquivalenceHigh = double.NaN)
 {
     /// <summary>"1.14x (99% interval 1.08x–1.21x)".</summary>
     public string Describe() => $"{Format.Ratio(Ratio)} ({Format.Percent(Confidence)} interval {Format.Ratio(Low)}–{Format.Ratio(High)})";
 }
 
-/// <summary>Which way an interval points, once the rule has judged it.</summary>
-public enum Direction { WithinNoise, Higher, Lower }
+/// <summary>What the rule concluded about a figure: one side higher or lower beyond the minimum effect, the same within the margin, or not settled.</summary>
+public enum Outcome { Unsettled, Higher, Lower, Equivalent }
+
+/// <summary>A judged figure: the outcome, its interval, and whether a lead also lies within the equivalence margin ("faster, by less than 5%").</summary>
+public sealed record Judgment(Outcome Outcome, RatioInterval Interval, bool AlsoWithinMargin)
+{
+    public bool Settled => Outcome != Outcome.Unsettled;
+}
 
 /// <summary>
-/// The one place that decides "beyond noise": the verdict, the crossovers, the flags' reading and
-/// `diff` all ask it. A difference is claimed only when a <see cref="Confidence"/> interval for the
-/// ratio lies wholly beyond <see cref="MinEffect"/> (above 1+m, or below 1/(1+m)).
+/// The one place that judges a difference: the verdict, the crossovers, the flags' reading, calibrate,
+/// the launch loop and `diff` all ask it. Three outcomes:
+/// - higher / lower: the <see cref="Confidence"/> interval of the ratio lies wholly beyond
+///   <see cref="MinEffect"/> (above 1+m, or below 1/(1+m));
+/// - equivalent: two one-sided tests at <see cref="EquivalenceAlpha"/> each put the ratio wholly inside
+///   ±<see cref="Equivalence"/> (between 1/(1+δ) and 1+δ); where a lead holds too it is "higher, by less than δ";
+/// - unsettled: neither, and the interval says what cannot be ruled out.
 ///
 /// Why launches are the unit: on a shared machine two processes of one build differ by more than
 /// the windows of one process do (process placement, JIT and GC layout, which core the scheduler
 /// favours), so windows of one process are not independent evidence about a stack. Each side is
 /// started afresh per launch; within a launch the figure of a launch is the mean of log ratios of
 /// its rounds (windows of the two sides adjacent in time, alternating order). The interval is then
-/// Student's t over the launches' log ratios (Perfolizer's ConfidenceIntervalEstimator, n−1 degrees
-/// of freedom), exponentiated: the classic paired analysis on the log scale, with the process as
-/// the experimental unit. Between two runs (no pairing) it is Welch's t over each run's per-launch
-/// log means. Results saved before launches were recorded count each repeat as a unit.
+/// Student's t over the launches' log ratios, exponentiated: the classic paired analysis on the log
+/// scale, with the process as the experimental unit. When launches are added until cells settle
+/// (<see cref="Design"/>), each t boundary is the sequential design's, so that the rates hold however
+/// many looks a cell had; with a fixed launch count it is Student's t quantile. Between two runs (no
+/// pairing) it is Welch's t over each run's per-launch log means, one look.
 /// </summary>
-public sealed record LeadRule(double Confidence, double MinEffect)
+public sealed record LeadRule(double Confidence, double MinEffect, double Equivalence = LeadRule.DefaultEquivalence, SequentialDesign? Design = null)
 {
     public const double DefaultConfidence = 0.99;
     public const double DefaultMinEffect = 0.03;
+    public const double DefaultEquivalence = 0.05;
+    /// <summary>Each of the two one-sided tests of equivalence: 5%, the usual TOST level (a 90% interval).</summary>
+    public const double EquivalenceAlpha = 0.05;
     public static readonly LeadRule Default = new(DefaultConfidence, DefaultMinEffect);
 
     public const string OneUnit = "one launch: the process-to-process noise is unknown, so no lead is claimed";
 
+    /// <summary>The one-sided α of a lead in each direction.</summary>
+    public double LeadAlpha => (1 - Confidence) / 2;
+
     /// <summary>How the rule is stated in the reports' reading notes.</summary>
     public string Statement =>
         $"a lead is claimed only when the {Format.Percent(Confidence)} interval of the ratio (Student's t over launches, each a fresh process of both sides) " +
-        $"lies wholly beyond ±{Format.Percent(MinEffect)}";
+        $"lies wholly beyond ±{Format.Percent(MinEffect)}; equivalent when the {Format.Percent(1 - 2 * EquivalenceAlpha)} interval lies wholly within ±{Format.Percent(Equivalence)}" +
+        (Design is SequentialDesign d ? $"; launches are added to unsettled cells, {d.Describe()}, so the intervals hold whenever a cell stopped" : "");
 
-    public Direction Decide(RatioInterval interval) =>
-        interval.Low > 1 + MinEffect ? Direction.Higher
-        : interval.High < 1 / (1 + MinEffect) ? Direction.Lower
-        : Direction.WithinNoise;
+    /// <summary>The rule's outcome for an interval.</summary>
+    public Judgment Judge(RatioInterval interval)
+    {
+        // Below the design's first look the interval is shown (a single look at the α spent so far) but claims nothing.
+        if (Design is SequentialDesign d && interval.Units < d.FirstLook) return new Judgment(Outcome.Unsettled, interval, false);
+        var higher = interval.Low > 1 + MinEffect;
+        var lower = interval.High < 1 / (1 + MinEffect);
+        var equivalent = !double.IsNaN(interval.EquivalenceLow) &&
+                         interval.EquivalenceLow > 1 / (1 + Equivalence) && interval.EquivalenceHigh < 1 + Equivalence;
+        var outcome = higher ? Outcome.Higher : lower ? Outcome.Lower : equivalent ? Outcome.Equivalent : Outcome.Unsettled;
+        return new Judgment(outcome, interval, equivalent && (higher || lower));
+    }
+
+    /// <summary>The outcome only.</summary>
+    public Outcome Decide(RatioInterval interval) => Judge(interval).Outcome;
 
     /// <summary>
     /// other / baseline from windows adjacent in time (one run): rounds paired by launch and round,
@@ -90,22 +121,36 @@ public sealed record LeadRule(double Confidence, double MinEffect)
         var sb = vb / b.Count;
         var se = Math.Sqrt(sa + sb);
         var df = se == 0 ? double.PositiveInfinity : (sa + sb) * (sa + sb) / (sa * sa / (a.Count - 1) + sb * sb / (b.Count - 1));
-        var t = double.IsPositiveInfinity(df) ? 0 : new StudentDistribution(df).Quantile((1 + Confidence) / 2);
+        var t = double.IsPositiveInfinity(df) ? 0 : new StudentDistribution(df).Quantile(1 - LeadAlpha);
+        var te = double.IsPositiveInfinity(df) ? 0 : new StudentDistribution(df).Quantile(1 - EquivalenceAlpha);
         var d = mb - ma;
-        return new RatioInterval(Math.Exp(d), Math.Exp(d - t * se), Math.Exp(d + t * se), Confidence, Math.Min(a.Count, b.Count));
+        return new RatioInterval(Math.Exp(d), Math.Exp(d - t * se), Math.Exp(d + t * se), Confidence, Math.Min(a.Count, b.Count),
+            Math.Exp(d - te * se), Math.Exp(d + te * se));
     }
 
-    /// <summary>Student's t interval over per-launch log ratios, exponentiated.</summary>
+    /// <summary>
+    /// Student's t intervals over per-launch log ratios, exponentiated: the lead interval and the
+    /// equivalence interval, each with the boundary the design gives this many launches.
+    /// </summary>
     public RatioInterval? Interval(IReadOnlyList<double> logRatios, out string? whyNot)
     {
         whyNot = null;
         if (logRatios.Count == 0) { whyNot = "no window measured on both sides"; return null; }
         if (logRatios.Count < 2) { whyNot = OneUnit; return null; }
         var (mean, variance) = MeanVariance(logRatios);
-        var ci = new ConfidenceIntervalEstimator(logRatios.Count, mean, Math.Sqrt(variance / logRatios.Count))
-            .ConfidenceInterval(new ConfidenceLevel(Confidence));
-        return new RatioInterval(Math.Exp(mean), Math.Exp(ci.Lower), Math.Exp(ci.Upper), Confidence, logRatios.Count);
+        var se = Math.Sqrt(variance / logRatios.Count);
+        var t = Boundary(LeadAlpha, logRatios.Count);
+        var te = Boundary(EquivalenceAlpha, logRatios.Count);
+        return new RatioInterval(Math.Exp(mean), Math.Exp(mean - t * se), Math.Exp(mean + t * se), Confidence, logRatios.Count,
+            Math.Exp(mean - te * se), Math.Exp(mean + te * se));
     }
+
+    /// <summary>The one-sided t boundary at n launches: the sequential design's, or Student's t quantile for a fixed count.</summary>
+    public double Boundary(double alpha, int launches) => Design is SequentialDesign d
+        ? d.Boundary(alpha, launches)
+        : Quantiles.GetOrAdd((alpha, launches), k => new StudentDistribution(k.Item2 - 1).Quantile(1 - k.Item1));
+
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<(double, int), double> Quantiles = new();
 
     /// <summary>The launch a repeat belongs to and its round in it; a file without launches makes every repeat its own launch.</summary>
     public static IEnumerable<(int Launch, int Round)> UnitKeys(IReadOnlyList<Measurement> repeats)

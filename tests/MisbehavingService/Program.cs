@@ -20,17 +20,21 @@ namespace Comparator.MisbehavingService;
 /// catches; 1: after verification, which only the checks under load can catch). `pause MS` answers at
 /// once until told `POST /control/pause?after=A` and then holds every answer that comes due in the MS
 /// milliseconds from A ms later until that pause ends: one stall, placed by the test, for the
-/// coordinated-omission check of the fixed-rate driver.
+/// coordinated-omission check of the fixed-rate driver. `spin US` answers like KestrelService after
+/// spinning the CPU for US microseconds per request: a service made costlier on purpose by a known
+/// amount, the known gap the rule must find (and an A/A pair of it must not).
 /// </summary>
 public static class Program
 {
     public static Task<int> Main(string[] args)
     {
-        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause") || !int.TryParse(args[1], out var ms) || ms < 0)
+        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause" or "spin") || !int.TryParse(args[1], out var ms) || ms < 0)
         {
-            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|pause MS | doctor N [--port N ...]");
+            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|pause MS | doctor N | spin US [--port N ...]");
             return Task.FromResult(2);
         }
+        var spin = args[0] == "spin";
+        var spinTicks = ms * System.Diagnostics.Stopwatch.Frequency / 1_000_000;
         var block = args[0] == "block";
         var doctor = args[0] == "doctor";
         var pause = args[0] == "pause";
@@ -54,6 +58,12 @@ public static class Program
                     var now = System.Diagnostics.Stopwatch.GetTimestamp();
                     if (now >= Interlocked.Read(ref pauseFrom) && now < Interlocked.Read(ref pauseUntil))
                         await Task.Delay(System.Diagnostics.Stopwatch.GetElapsedTime(now, Interlocked.Read(ref pauseUntil)));
+                }
+                else if (spin)
+                {
+                    // CPU work, not a wait: the thread stays busy for the whole span.
+                    var until = System.Diagnostics.Stopwatch.GetTimestamp() + spinTicks;
+                    while (System.Diagnostics.Stopwatch.GetTimestamp() < until) Thread.SpinWait(20);
                 }
                 else if (block) Thread.Sleep(ms);
                 else if (!doctor) await Task.Delay(ms);

@@ -2,9 +2,8 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 using Comparator.Results;
-using Comparator.Statistics;
 
-namespace Comparator.Running;
+namespace Comparator.Statistics;
 
 /// <summary>
 /// The rules that say when a cell's figures should not be taken at face value. On a shared

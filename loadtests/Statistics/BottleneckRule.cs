@@ -3,7 +3,7 @@ using System.Collections.Generic;
 using System.Linq;
 using Comparator.Results;
 
-namespace Comparator.Running;
+namespace Comparator.Statistics;
 
 /// <summary>Decides a cell's <see cref="CellBottleneck"/> from its windows and its saturation flags.</summary>
 public static class BottleneckRule

@@ -2,9 +2,8 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 
-using Comparator.Statistics;
 
-namespace Comparator.Running;
+namespace Comparator.Statistics;
 
 /// <summary>
 /// How many rounds a cell gets in each launch (one window per target, alternating order). The

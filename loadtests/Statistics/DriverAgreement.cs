@@ -3,7 +3,7 @@ using System.Collections.Generic;
 using System.Linq;
 using Comparator.Results;
 
-namespace Comparator.Running;
+namespace Comparator.Statistics;
 
 /// <summary>
 /// Cross-checks drivers on the same cell (target x endpoint x size x concurrency): requests/s more

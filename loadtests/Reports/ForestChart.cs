@@ -1,0 +1,116 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.Linq;
+using Comparator.Comparing;
+using Comparator.Results;
+using Comparator.Statistics;
+using ScottPlot;
+
+namespace Comparator.Reports;
+
+/// <summary>
+/// Every judgment of a run at a glance (a forest plot): one row per cell and figure, the ratio
+/// other/baseline as a dot on a log axis, the lead interval as a thin line and the equivalence (90%)
+/// interval as a thick one, against the equivalence band (shaded) and the minimum effect (dashed).
+/// Coloured by outcome, so a reader sees which questions are settled before reading a line. Rows read
+/// from the run's stored verdicts only.
+/// </summary>
+public static class ForestChart
+{
+    public const string Name = "judgments";
+
+    private static readonly Color Lead = Color.FromHex("#1b7837");
+    private static readonly Color Same = Color.FromHex("#2166ac");
+    private static readonly Color Open = Color.FromHex("#d6604d");
+
+    /// <summary>The colour of an outcome, as the chart and its legend use it.</summary>
+    public static Color Of(CellVerdict v) => v.Leader is not null ? Lead : v.Outcome == CellVerdict.Equivalent ? Same : Open;
+
+    /// <summary>The judged rows, in the verdict's order (req/s first, then the fixed-rate costs); only verdicts with an interval.</summary>
+    public static IReadOnlyList<CellVerdict> Rows(RunResult run) =>
+        run.Judged().Concat(run.JudgedAtRate()).Where(v => v.RatioLow is > 0 && v.RatioHigh is > 0 && v.Ratio is > 0).ToList();
+
+    /// <summary>"req/s echo-post 4KB", "cpu echo-post 4KB @2000/s": what a row judged (pair added when the run has several).</summary>
+    public static string Label(RunResult run, CellVerdict v, bool pairs)
+    {
+        var figure = v.Metric switch
+        {
+            CellVerdict.RequestsPerSecond => "req/s",
+            CellVerdict.ServerCpu => "cpu",
+            CellVerdict.P90 => "p90",
+            CellVerdict.P99 => "p99",
+            _ => v.Metric,
+        };
+        var size = run.Cells.HasSizes(v.Endpoint) ? " " + (run.Cells.FirstOrDefault(c => c.Key.SizeBytes == v.SizeBytes)?.SizeLabel ?? "") : "";
+        var rate = v.Rate is double r ? string.Create(CultureInfo.InvariantCulture, $" @{r:0}/s") : "";
+        return $"{figure} {v.Endpoint}{size}{rate}" + (pairs ? $" ({v.Other})" : "");
+    }
+
+    public static Chart? Build(RunResult run)
+    {
+        var rows = Rows(run);
+        if (rows.Count == 0) return null;
+        var rule = PairVerdicts.RuleOf(run.Spec);
+        var pairs = rows.Select(v => v.Other).Distinct().Count() > 1;
+        var plot = new Plot();
+        double X(double ratio) => Math.Log10(ratio);
+        var lowest = Math.Min(rows.Min(v => v.RatioLow!.Value), 1 / (1 + rule.Equivalence));
+        var highest = Math.Max(rows.Max(v => v.RatioHigh!.Value), 1 + rule.Equivalence);
+        var span = plot.Add.HorizontalSpan(X(1 / (1 + rule.Equivalence)), X(1 + rule.Equivalence));
+        span.FillStyle.Color = Same.WithAlpha(0.12);
+        span.LineStyle.Width = 0;
+        span.LegendText = $"equivalence margin ±{Format.Percent(rule.Equivalence)}";
+        foreach (var edge in new[] { 1 / (1 + rule.MinEffect), 1 + rule.MinEffect })
+        {
+            var line = plot.Add.VerticalLine(X(edge));
+            line.Color = Colors.Black.WithAlpha(0.5);
+            line.LineWidth = 1;
+            line.LinePattern = LinePattern.Dashed;
+            line.LegendText = edge > 1 ? $"minimum effect ±{Format.Percent(rule.MinEffect)}" : "";
+        }
+        var one = plot.Add.VerticalLine(0);
+        one.Color = Colors.Black.WithAlpha(0.8);
+        one.LineWidth = 1;
+        for (var i = 0; i < rows.Count; i++)
+        {
+            var v = rows[i];
+            var y = rows.Count - 1 - i;
+            var color = Of(v);
+            var thin = plot.Add.Line(X(v.RatioLow!.Value), y, X(v.RatioHigh!.Value), y);
+            thin.Color = color;
+            thin.LineWidth = 1.5f;
+            if (v.EquivalenceLow is double el && v.EquivalenceHigh is double eh)
+            {
+                var thick = plot.Add.Line(X(el), y, X(eh), y);
+                thick.Color = color;
+                thick.LineWidth = 5;
+            }
+            var dot = plot.Add.Marker(X(v.Ratio!.Value), y);
+            dot.Color = color;
+            dot.Size = 9;
+            dot.Shape = MarkerShape.FilledCircle;
+        }
+        // The legend's outcome entries: one invisible marker each.
+        foreach (var (color, text) in new[] { (Lead, "a lead (interval beyond the minimum effect)"), (Same, "equivalent (90% interval within the margin)"), (Open, "not settled") })
+        {
+            var key = plot.Add.Marker(double.NaN, double.NaN);
+            key.Color = color;
+            key.Size = 9;
+            key.LegendText = text;
+        }
+        plot.Axes.Left.SetTicks(Enumerable.Range(0, rows.Count).Select(i => (double)(rows.Count - 1 - i)).ToArray(), rows.Select(v => Label(run, v, pairs)).ToArray());
+        var ticks = new[] { 0.25, 0.5, 0.67, 0.8, 0.9, 0.95, 1, 1.05, 1.1, 1.25, 1.5, 2, 4 }.Where(t => t >= lowest / 1.05 && t <= highest * 1.05).ToArray();
+        plot.Axes.Bottom.SetTicks(ticks.Select(X).ToArray(), ticks.Select(t => Format.Ratio(t)).ToArray());
+        plot.Axes.Bottom.Label.Text = "ratio other / baseline (log scale): dot = estimate, thin = lead interval, thick = 90% equivalence interval";
+        plot.Axes.SetLimits(X(lowest) - 0.02, X(highest) + 0.02, -0.8, rows.Count - 0.2);
+        plot.Legend.FontSize = 11;
+        plot.ShowLegend(Edge.Bottom);
+        var baseline = run.Spec.BaselineTarget;
+        var others = string.Join(", ", rows.Select(v => v.Other).Distinct());
+        var title = $"Every judgment: {others} against {baseline}";
+        var note = $"{rows.Count} judgments; req/s higher is faster, cpu and p90 (at a fixed rate) lower is cheaper; {Verdict.Cores(run.Spec)}";
+        // A row needs about 22 pixels to stay legible; title, legend and axis take the rest.
+        return Charts.Titled(run, Name, title, plot, note) with { Height = Math.Max(Chart.DefaultHeight, 260 + 22 * rows.Count) };
+    }
+}

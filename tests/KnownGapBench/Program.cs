@@ -1,0 +1,59 @@
+using System;
+using System.Globalization;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Comparing;
+using Comparator.Drivers;
+using Comparator.Reports;
+using Comparator.Results;
+using Comparator.Running;
+using Comparator.Statistics;
+using Comparator.Targets;
+
+namespace Comparator.KnownGapBench;
+
+/// <summary>
+/// `dotnet run --project tests/KnownGapBench -c Release -- [SPINS_US] [run options]`: for each spin
+/// (default 2,4,8,16,32 µs), kestrel against kestrel plus that spin per request on the time endpoint,
+/// measured as `run` measures by default (launches added until settled, the default budget), then the
+/// outcome of req/s and of server CPU at the fixed rate. The smallest spin both settle as a lead is the
+/// gap this machine resolves within the budget.
+/// </summary>
+public static class Program
+{
+    public static async Task<int> Main(string[] args)
+    {
+        var spins = (args.Length > 0 && !args[0].StartsWith('-') ? args[0] : "2,4,8,16,32").Split(',')
+            .Select(s => int.Parse(s, CultureInfo.InvariantCulture)).ToList();
+        var extra = args.Length > 0 && !args[0].StartsWith('-') ? args[1..] : args;
+        var layout = BuildLayout.Discover();
+        Console.WriteLine("spin µs | kestrel cpu µs/req | spin cpu µs/req | req/s verdict | server cpu verdict | launches | load s");
+        foreach (var spin in spins)
+        {
+            var options = RunOptionsParser.Parse(new[] { "--targets", "kestrel", "--endpoints", "time", "--out", System.IO.Path.GetTempPath() }.Concat(extra).ToArray(), layout);
+            var spinning = new TargetDefinition("spin", "test double", ".NET 10", "Kestrel", "MisbehavingService", "MisbehavingService.dll", HostRuntime.DotNet, null)
+            {
+                VariantArguments = new[] { "spin", spin.ToString(CultureInfo.InvariantCulture) },
+            };
+            options = options with { Targets = new[] { new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null), new TargetPlan("spin", spinning, null) }, BaselineTarget = "kestrel" };
+            var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
+            var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus), new QuietProgress()).RunAsync(CancellationToken.None);
+            var rps = run.Judged().Single();
+            var cpu = run.JudgedAtRate().Single(v => v.Metric == CellVerdict.ServerCpu);
+            double? Cpu(string target) => run.Cells.FirstOrDefault(c => c.Key.Target == target && c.Key.Rate is not null)?.Summary?.ServerCpuUsPerRequest;
+            string Said(CellVerdict v) => $"{v.Said()} {(v.RatioLow is double l && v.RatioHigh is double h ? $"{Format.Ratio(v.Ratio!.Value)} ({Format.Ratio(l)}–{Format.Ratio(h)})" : "")}";
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"{spin} | {Cpu("kestrel"):0.0} | {Cpu("spin"):0.0} | {Said(rps)} | {Said(cpu)} | {run.Spec.Sequential?.LaunchesRun ?? run.Spec.Launches} | {run.Spec.Sequential?.LoadSeconds:0}"));
+        }
+        return 0;
+    }
+
+    private sealed class QuietProgress : IRunProgress
+    {
+        public void Message(string text) { }
+        public void CellStarted(int index, int total, string label, double secondsLeft) { }
+        public void RoundFinished(string label, int rounds, string detail) { }
+        public void CellFinished(string label, string outcome) { }
+    }
+}
