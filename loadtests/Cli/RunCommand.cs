@@ -95,6 +95,9 @@ public static class RunCommand
                              ? $"launches added until every cell is settled, at most {design.MaxLaunches}, within {options.BudgetSeconds:0} s of load"
                              : $"{options.LoadSeconds:0} to {options.MaxLoadSeconds:0} s of load") + $", driver {string.Join(", ", options.Drivers)}" +
                          (options.Pin is null ? "" : $", {options.Pin}"));
+        if (options.Lead.Design is Statistics.SequentialDesign first && options.BudgetSeconds < first.FirstLook * options.LaunchLoadSeconds(options.CellCount))
+            progress.Message($"run: warning: --budget {options.BudgetSeconds:0}s buys fewer than {first.FirstLook} launches of every cell " +
+                             $"({options.LaunchLoadSeconds(options.CellCount):0} s each), and the rule first judges at {first.FirstLook}: no cell will be settled");
         var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus);
         Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p).RunAsync(stop.Token);
         var run = SpectreProgress.Usable ? await SpectreProgress.RunAsync(options.CellCount * options.Launches, Run) : await Run(progress);
