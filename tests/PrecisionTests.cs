@@ -84,15 +84,19 @@ public sealed class PrecisionTests
     public void The_parser_maps_launches_confidence_and_min_effect_to_the_lead_rule()
     {
         var defaults = Parse();
-        Assert.Equal(Statistics.SequentialDesign.DefaultMaxLaunches, defaults.Launches);
-        Assert.Equal(Statistics.LeadRule.Default with { Design = Statistics.SequentialDesign.Default }, defaults.Lead);
+        // The horizon is what the budget buys of every cell, at least the first look and at most --max-launches.
+        var bought = (int)Math.Floor(defaults.BudgetSeconds / defaults.LaunchLoadSeconds(defaults.CellCount));
+        var horizon = Math.Clamp(bought, Statistics.SequentialDesign.DefaultFirstLook, Statistics.SequentialDesign.DefaultMaxLaunches);
+        Assert.Equal(horizon, defaults.Launches);
+        Assert.Equal(Statistics.LeadRule.Default with { Design = new Statistics.SequentialDesign(Statistics.SequentialDesign.DefaultFirstLook, horizon) }, defaults.Lead);
         Assert.Equal(RunOptionsParser.Duration("--budget", RunOptionsParser.DefaultBudget, false), defaults.Budget);
         Assert.Null(Parse("--launches", "6").Lead.Design);
-        Assert.Equal(new Statistics.SequentialDesign(Statistics.SequentialDesign.DefaultFirstLook, 10), Parse("--max-launches", "10").Lead.Design);
+        Assert.Equal(new Statistics.SequentialDesign(Statistics.SequentialDesign.DefaultFirstLook, 10), Parse("--max-launches", "10", "--budget", "60m").Lead.Design);
+        Assert.Equal(Statistics.SequentialDesign.DefaultFirstLook, Parse("--budget", "10s").Lead.Design!.MaxLaunches);
         Assert.Equal(0.1, Parse("--equivalence", "10%").Lead.Equivalence, 9);
         Assert.Equal(1, Parse("--quick").Launches);
         Assert.Equal(3, Parse("--quick", "--launches", "3").Launches);
-        Assert.Equal(new Statistics.LeadRule(0.95, 0.05, Design: Statistics.SequentialDesign.Default), Parse("--confidence", "95%", "--min-effect", "5").Lead);
+        Assert.Equal(new Statistics.LeadRule(0.95, 0.05), Parse("--confidence", "95%", "--min-effect", "5", "--launches", "6").Lead);
         Assert.Equal(0.0, Parse("--min-effect", "0%").Lead.MinEffect);
     }
 

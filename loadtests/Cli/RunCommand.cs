@@ -56,7 +56,8 @@ public static class RunCommand
             CommandLine.One("--launches", "N", "A fixed number of fresh starts of every target (1 to 50), each measuring every cell: the unit of evidence of a judgment. " +
                 "Default: launches are added to the cells not yet settled until every cell is, --max-launches is reached or --budget runs out (--quick: 1)."),
             CommandLine.One("--budget", "DURATION", $"Load the added launches may spend in all, counted as warm-ups plus measured windows (5m, 300s). Default: {RunOptionsParser.DefaultBudget}."),
-            CommandLine.One("--max-launches", "N", $"The horizon of the added launches, where the sequential design has spent its error rate (4 to 50). Default: {Statistics.SequentialDesign.DefaultMaxLaunches}."),
+            CommandLine.One("--max-launches", "N", "The most launches the design plans for (4 to 50): its horizon, where the error rate is all spent, is the launches of every cell " +
+                $"the budget buys, at least 4 and at most this. Default: {Statistics.SequentialDesign.DefaultMaxLaunches}."),
             CommandLine.One("--repeat", "N", $"Exactly N rounds (one window per target) per cell in each launch (1 to 100). Default: {RepeatRule.DefaultRounds}."),
             CommandLine.One("--max-repeat", "N", "Instead of --repeat: rounds in each launch until every target's CV of req/s is at most --precision, at least 3 and at most N."),
             CommandLine.One("--precision", "PERCENT", "The CV of req/s above which a cell is flagged noisy, and that ends --max-repeat's rounds (5% or 2.5). Default: 5%."),

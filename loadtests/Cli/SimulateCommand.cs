@@ -68,9 +68,13 @@ public static class SimulateCommand
         var rows = new List<IReadOnlyList<string>>();
         var budgetSeconds = a.Value("--budget") is string bs ? RunOptionsParser.Duration("--budget", bs, allowZero: false, command: "simulate").TotalSeconds : (double?)null;
         if (budgetSeconds is not null && fixedLaunches is not null) throw new UsageException("simulate: --budget simulates launches added until settled; it does not take --launches");
-        var defaults = budgetSeconds is null ? null : RunOptionsParser.Parse(Array.Empty<string>(), Targets.BuildLayout.Discover());
+        // The default run under this budget, its horizon planned from the budget as run plans it.
+        var defaults = budgetSeconds is null ? null : RunOptionsParser.Parse(new[] { "--budget", a.Value("--budget")!, "--max-launches", horizon.ToString(CultureInfo.InvariantCulture) },
+            Targets.BuildLayout.Discover());
+        if (defaults is not null) rule = rule with { Design = defaults.Lead.Design };
         if (defaults is not null)
-            Console.WriteLine($"whole default runs: {defaults.CellCount / defaults.Targets.Count} judged cells each, {budgetSeconds:0} s of load at most, {Math.Max(1, cells / (defaults.CellCount / defaults.Targets.Count))} runs per row");
+            Console.WriteLine($"whole default runs: {defaults.CellCount / defaults.Targets.Count} judged cells each, {budgetSeconds:0} s of load at most, " +
+                              $"horizon {rule.Design!.MaxLaunches} launches, {Math.Max(1, cells / (defaults.CellCount / defaults.Targets.Count))} runs per row");
         var i = 0;
         foreach (var ratio in ratios)
         foreach (var spread in spreads)

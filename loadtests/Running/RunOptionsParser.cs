@@ -62,6 +62,7 @@ public static class RunOptionsParser
         var fixedLaunches = a.Value("--launches") is string l ? PositiveInt("--launches", l, 50) : quick ? 1 : (int?)null;
         if (fixedLaunches is not null && (a.Value("--budget") is not null || a.Value("--max-launches") is not null))
             throw new UsageException("run: --launches N is a fixed count; --budget and --max-launches shape the launches added until cells settle: use one or the other");
+        // --max-launches caps the horizon; the budget plans it (WithHorizonOfTheBudget).
         var maxLaunches = a.Value("--max-launches") is string ml ? PositiveInt("--max-launches", ml, 50) : SequentialDesign.DefaultMaxLaunches;
         if (maxLaunches < SequentialDesign.DefaultFirstLook)
             throw new UsageException($"run: --max-launches takes {SequentialDesign.DefaultFirstLook} to 50 (the first judgment is at {SequentialDesign.DefaultFirstLook} launches), not '{maxLaunches}'");
@@ -91,11 +92,28 @@ public static class RunOptionsParser
         var drivers = Drivers.DriverCatalog.Resolve(a.Value("--driver"));
         if (Optional(a, "--rate") is not null && rates.Count > 0 && !drivers.Contains(Drivers.SocketDriver.DriverName))
             throw new UsageException($"run: --rate needs the socket driver (it alone sends at a constant rate); add --driver {Drivers.SocketDriver.DriverName}");
-        return new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeats, jsonItems,
+        var options = new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeats, jsonItems,
             baseline, a.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results"), timeout,
             drivers, CpuPin.Parse(a.Value("--pin")),
             Optional(a, "--compare-to"), DiffCommand.ParseThreshold(Optional(a, "--threshold") ?? "5%"), a.OnOff("--server-header"), firstWarmup, launches, rule,
             a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget);
+        return design is null ? options : WithHorizonOfTheBudget(options, design);
+    }
+
+    /// <summary>
+    /// The design's horizon, planned before any data: the launches of every cell the budget is sure to
+    /// buy (if nothing settles), at least the first look and at most --max-launches. All of α is spent by
+    /// then, so a budget that ends the run is where the design meant to end, not a third of the way
+    /// (a horizon of 13 under a budget that buys 5 launches would leave most of α unspent and every
+    /// interval wider). Later launches get cheaper as cells settle, but none is added past the horizon.
+    /// </summary>
+    private static RunOptions WithHorizonOfTheBudget(RunOptions options, SequentialDesign design)
+    {
+        var full = options.LaunchLoadSeconds(options.CellCount);
+        var affordable = full > 0 ? (int)Math.Floor(options.BudgetSeconds / full) : design.MaxLaunches;
+        var horizon = Math.Clamp(affordable, design.FirstLook, design.MaxLaunches);
+        var planned = design with { MaxLaunches = horizon };
+        return options with { Launches = horizon, Rule = options.Lead with { Design = planned } };
     }
 
     /// <summary>The default run's fixed-rate pass: half the pair's lower capacity, where both still answer promptly.</summary>
