@@ -73,7 +73,8 @@ public static class CalibrateCommand
             claimed += leads;
             equivalent += same;
             compared += verdicts.Count(v => v.RatioLow is not null);
-            failed |= run.Partial || run.Targets.Any(t => !t.Measured) || verdicts.Any(v => v.Ratio is null);
+            // A closed-loop cell without a ratio was not measured; a fixed-rate cell without one was overloaded, a finding, not a failure.
+            failed |= run.Partial || run.Targets.Any(t => !t.Measured) || run.Judged().Any(v => v.Ratio is null);
             var ended = run.Spec.Sequential is SequentialSpec q ? $", {q.LaunchesRun} launch(es), {q.LoadSeconds:0} s of load, stopped at {q.Stopped}" : "";
             Console.WriteLine($"{plan.Name}: {leads} false lead(s), {same} equivalent, {verdicts.Count - leads - same} not settled or not judged, in {verdicts.Count} judgment(s){ended}; " +
                               $"results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");

@@ -17,6 +17,7 @@ public static class ReportCommand
             new Argument<string?>("RESULTS.json") { Description = "A results.json a run wrote, or its run directory.", Arity = ArgumentArity.ZeroOrOne },
             CommandLine.One("--format", "html|md|csv|json", "The output format. Default: html."),
             CommandLine.One("--out", "FILE", "Write to this file instead of standard output."),
+            CommandLine.One("--charts", "DIR", "Also write every chart into this directory, as SVG and PNG (as a run directory's charts/)."),
         };
         report.SetAction(parse => Run(new ArgumentReader(parse)));
         return report;
@@ -35,6 +36,15 @@ public static class ReportCommand
             "json" => ResultStore.Serialize(run),
             var other => throw new UsageException($"report: --format takes html, md, csv or json, not '{other}'"),
         };
+        if (options.Value("--charts") is string chartDirectory)
+        {
+            Directory.CreateDirectory(chartDirectory);
+            foreach (var chart in Charts.Build(run))
+            {
+                OutputFiles.WriteAtomically(Path.Combine(chartDirectory, chart.Name + ".svg"), chart.Svg());
+                chart.Plot.SavePng(Path.Combine(chartDirectory, chart.Name + ".png"), Chart.Width, chart.Height);
+            }
+        }
         if (options.Value("--out") is string path) File.WriteAllText(path, text);
         else Console.Write(text);
         return ExitCodes.Success;

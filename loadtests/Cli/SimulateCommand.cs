@@ -34,6 +34,7 @@ public static class SimulateCommand
             CommandLine.One("--equivalence", "PERCENT", "As run's. Default: 5%."),
             CommandLine.One("--confidence", "PERCENT", "As run's. Default: 99%."),
             CommandLine.One("--seed", "N", "The first seed; each spread and ratio uses the next. Default: 1."),
+            CommandLine.Flag("--boundaries", "Also print the design's t boundary at every launch count, for a lead (each direction) and for each side of equivalence."),
         };
         simulate.SetAction(parse => Run(new ArgumentReader(parse)));
         return simulate;
@@ -90,7 +91,21 @@ public static class SimulateCommand
             });
         }
         Console.Write(new TextTable(new[] { "true ratio", "spread", "higher", "lower", "equivalent", "not settled", "mean launches" }, rows).ToText());
+        if (a.Flag("--boundaries")) Console.Write(Boundaries(rule, fixedLaunches).ToText());
         return ExitCodes.Success;
+    }
+
+    /// <summary>The t boundary at each launch count: the design's (repeated intervals), or Student's quantile at a fixed count.</summary>
+    private static TextTable Boundaries(LeadRule rule, int? fixedLaunches)
+    {
+        var counts = rule.Design is SequentialDesign d ? Enumerable.Range(2, d.MaxLaunches - 1) : new[] { fixedLaunches ?? 6 };
+        string T(double t) => double.IsPositiveInfinity(t) ? "∞" : t.ToString("0.000", CultureInfo.InvariantCulture);
+        return new TextTable(new[] { "launches", $"lead t (α {Format.Percent(rule.LeadAlpha)} each way)", $"equivalence t (α {Format.Percent(LeadRule.EquivalenceAlpha)} each side)", "claims" },
+            counts.Select(n => (IReadOnlyList<string>)new[]
+            {
+                n.ToString(CultureInfo.InvariantCulture), T(rule.Boundary(rule.LeadAlpha, n)), T(rule.Boundary(LeadRule.EquivalenceAlpha, n)),
+                rule.Design is SequentialDesign s && n < s.FirstLook ? "none (below the first look)" : "yes",
+            }).ToList());
     }
 
     private static string Share(SimulatedRates r, int count) => (100.0 * count / r.Cells).ToString("0.00", CultureInfo.InvariantCulture) + "%";

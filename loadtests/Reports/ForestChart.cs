@@ -55,8 +55,10 @@ public static class ForestChart
         var pairs = rows.Select(v => v.Other).Distinct().Count() > 1;
         var plot = new Plot();
         double X(double ratio) => Math.Log10(ratio);
-        var lowest = Math.Min(rows.Min(v => v.RatioLow!.Value), 1 / (1 + rule.Equivalence));
-        var highest = Math.Max(rows.Max(v => v.RatioHigh!.Value), 1 + rule.Equivalence);
+        // The axis spans every estimate and the bands; intervals reaching past 1/3x or 3x run off its edge
+        // rather than squeeze every other row into a sliver.
+        var lowest = Math.Max(Math.Min(rows.Min(v => v.RatioLow!.Value), 1 / (1 + rule.Equivalence)), Math.Min(1 / 3.0, rows.Min(v => v.Ratio!.Value) / 1.1));
+        var highest = Math.Min(Math.Max(rows.Max(v => v.RatioHigh!.Value), 1 + rule.Equivalence), Math.Max(3.0, rows.Max(v => v.Ratio!.Value) * 1.1));
         var span = plot.Add.HorizontalSpan(X(1 / (1 + rule.Equivalence)), X(1 + rule.Equivalence));
         span.FillStyle.Color = Same.WithAlpha(0.12);
         span.LineStyle.Width = 0;
@@ -100,16 +102,22 @@ public static class ForestChart
             key.LegendText = text;
         }
         plot.Axes.Left.SetTicks(Enumerable.Range(0, rows.Count).Select(i => (double)(rows.Count - 1 - i)).ToArray(), rows.Select(v => Label(run, v, pairs)).ToArray());
-        var ticks = new[] { 0.25, 0.5, 0.67, 0.8, 0.9, 0.95, 1, 1.05, 1.1, 1.25, 1.5, 2, 4 }.Where(t => t >= lowest / 1.05 && t <= highest * 1.05).ToArray();
+        // Ticks no closer than a twelfth of the axis, 1x always among them.
+        var candidates = new[] { 1.0, 0.95, 1.05, 0.9, 1.1, 0.8, 1.25, 0.67, 1.5, 0.5, 2, 0.33, 3, 0.25, 4 }.Where(t => t >= lowest && t <= highest);
+        var ticks = new List<double>();
+        foreach (var t in candidates)
+            if (ticks.All(k => Math.Abs(X(k) - X(t)) > (X(highest) - X(lowest)) / 12)) ticks.Add(t);
+        ticks.Sort();
         plot.Axes.Bottom.SetTicks(ticks.Select(X).ToArray(), ticks.Select(t => Format.Ratio(t)).ToArray());
-        plot.Axes.Bottom.Label.Text = "ratio other / baseline (log scale): dot = estimate, thin = lead interval, thick = 90% equivalence interval";
+        plot.Axes.Bottom.Label.Text = "ratio other/baseline, log scale: dot estimate, thin 99% interval, thick 90% interval";
+        plot.Axes.Bottom.Label.FontSize = 13;
         plot.Axes.SetLimits(X(lowest) - 0.02, X(highest) + 0.02, -0.8, rows.Count - 0.2);
         plot.Legend.FontSize = 11;
         plot.ShowLegend(Edge.Bottom);
         var baseline = run.Spec.BaselineTarget;
         var others = string.Join(", ", rows.Select(v => v.Other).Distinct());
         var title = $"Every judgment: {others} against {baseline}";
-        var note = $"{rows.Count} judgments; req/s higher is faster, cpu and p90 (at a fixed rate) lower is cheaper; {Verdict.Cores(run.Spec)}";
+        var note = $"{rows.Count} judgments: req/s higher is faster; cpu and p90 at a fixed rate, lower is cheaper\n{Verdict.Cores(run.Spec)}";
         // A row needs about 22 pixels to stay legible; title, legend and axis take the rest.
         return Charts.Titled(run, Name, title, plot, note) with { Height = Math.Max(Chart.DefaultHeight, 260 + 22 * rows.Count) };
     }
