@@ -30,7 +30,7 @@ public static class DiffCommand
     public static Command Define()
     {
         var diff = new Command("diff",
-            "Cell-by-cell change in req/s, p99, server CPU and bytes per request, as Markdown: between two runs (diff BASE.json NEW.json) " +
+            "Cell-by-cell change in req/s, p90, server CPU and bytes per request, as Markdown: between two runs (diff BASE.json NEW.json) " +
             "or between two targets of one run (diff RUN.json --from A --to B), each judged by the runs' rule. " + ExitCodesText)
         {
             new Argument<string[]>("FILES") { Description = "BASE.json NEW.json, or one RUN.json with --from and --to.", Arity = ArgumentArity.ZeroOrMore },
