@@ -93,8 +93,7 @@ public sealed record RunOptions(
     }
 
     /// <summary>Seconds of load the run will put on at the fewest repeats, over every launch, without start-up and verification.</summary>
-    public double LoadSeconds => Launches * (CellCount * (Warmup.TotalSeconds + Repeats.MinRepeat * Duration.TotalSeconds)
-        + (CellCount > 0 ? Targets.Count * (ColdWarmup - Warmup).TotalSeconds : 0));
+    public double LoadSeconds => Launches * LaunchLoadSeconds(CellCount);
 
     /// <summary>Seconds of load if every cell went to the repeat cap.</summary>
     public double MaxLoadSeconds => LoadSeconds + Launches * CellCount * (Repeats.MaxRepeat - Repeats.MinRepeat) * Duration.TotalSeconds;

@@ -42,7 +42,6 @@ public sealed class RunOrchestrator
         var started = DateTimeOffset.UtcNow;
         var targets = new List<TargetInfo>();
         var checks = new List<Check>();
-        var cells = new List<CellResult>();
         // Every launch's windows of a cell, and the last reason a launch could not measure it.
         var windows = new Dictionary<CellKey, List<Measurement>>();
         var missed = new Dictionary<CellKey, (string Reason, string Flag)>();
@@ -73,16 +72,16 @@ public sealed class RunOrchestrator
                         pending = Unsettled(targets, checks, windows, missed, launchFailures, started);
                         if (pending.Count == 0) { _stopped = $"every cell settled after {launch} launches"; break; }
                     }
-                    var next = _options.LaunchLoadSeconds(CellsOf(pending) * plans.Count);
+                    var next = _options.LaunchLoadSeconds(pending.Count * plans.Count);
                     if (_loadSeconds + next > _options.BudgetSeconds)
                     {
-                        _stopped = $"the budget of {_options.BudgetSeconds:0} s of load after {launch} launches ({CellsOf(pending)} cell(s) not settled)";
+                        _stopped = $"the budget of {_options.BudgetSeconds:0} s of load after {launch} launches ({pending.Count} cell(s) not settled)";
                         break;
                     }
                     if (launch >= design.FirstLook)
                     {
-                        _progress.Message($"launch {launch + 1}: {CellsOf(pending)} cell(s) not settled yet, measured again");
-                        total = done + CellsOf(pending) * plans.Count;
+                        _progress.Message($"launch {launch + 1}: {pending.Count} cell(s) not settled yet, measured again");
+                        total = done + pending.Count * plans.Count;
                     }
                     else total = Math.Max(total, done + _options.CellCount);
                 }
@@ -105,7 +104,7 @@ public sealed class RunOrchestrator
                         ? await VerifyScenarioAsync(scenario, launch, active, targets, checks, launchFailures, cancellationToken)
                         : null;
                     done = await MeasureLaunchAsync(launch, active, answers, pending, windows, missed, launchFailures, done, total, perCell, cancellationToken);
-                    _loadSeconds += _options.LaunchLoadSeconds(CellsOf(pending) * plans.Count);
+                    _loadSeconds += _options.LaunchLoadSeconds(pending.Count * plans.Count);
                     _launchesRun = launch + 1;
                 }
                 finally
@@ -127,7 +126,7 @@ public sealed class RunOrchestrator
         if (design is not null && _launchesRun >= design.FirstLook && _looks.LastOrDefault()?.Launches != _launchesRun)
             Unsettled(targets, checks, windows, missed, launchFailures, started);
 
-        cells.AddRange(CellsFrom(targets, windows, missed));
+        var cells = CellsFrom(targets, windows, missed);
         var withFailures = targets.Select(t => launchFailures.TryGetValue(t.Name, out var f) ? t with { LaunchFailures = f } : t).ToList();
         var result = new RunResult(RunResult.CurrentSchemaVersion, Spec(), started, DateTimeOffset.UtcNow,
             Partial: cancellationToken.IsCancellationRequested, withFailures, checks, DriverAgreement.Flag(cells));
@@ -141,9 +140,6 @@ public sealed class RunOrchestrator
     private readonly List<LookSpec> _looks = new();
 
     private string LaunchOf => _options.Lead.Design is null ? $" of {_options.Launches}" : "";
-
-    /// <summary>How many planned cells (per target) a set of cell ids holds.</summary>
-    private static int CellsOf(HashSet<CellId> ids) => ids.Count;
 
     /// <summary>One record per cell and target, in the order asked: every launch's windows, or why none.</summary>
     private List<CellResult> CellsFrom(List<TargetInfo> targets, Dictionary<CellKey, List<Measurement>> windows, Dictionary<CellKey, (string Reason, string Flag)> missed)

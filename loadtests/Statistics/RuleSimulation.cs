@@ -27,7 +27,7 @@ public static class RuleSimulation
         var design = rule.Design;
         var cap = maxLaunches ?? design?.MaxLaunches ?? 6;
         var firstLook = design is null ? cap : Math.Min(design.FirstLook, cap);
-        int higher = 0, lower = 0, equivalent = 0, unsettled = 0;
+        var tally = new int[4];
         long launches = 0;
         var logs = new List<double>(cap);
         for (var c = 0; c < cells; c++)
@@ -44,15 +44,9 @@ public static class RuleSimulation
                 if (outcome != Outcome.Unsettled) break;
             }
             launches += logs.Count;
-            switch (outcome)
-            {
-                case Outcome.Higher: higher++; break;
-                case Outcome.Lower: lower++; break;
-                case Outcome.Equivalent: equivalent++; break;
-                default: unsettled++; break;
-            }
+            tally[(int)outcome]++;
         }
-        return new SimulatedRates(trueRatio, spread, cells, higher, lower, equivalent, unsettled, (double)launches / cells);
+        return Rates(trueRatio, spread, cells, tally, launches);
     }
 
     /// <summary>
@@ -67,7 +61,7 @@ public static class RuleSimulation
     {
         var random = new Random(seed);
         var design = rule.Design ?? throw new ArgumentException("a budget needs launches added until settled (a sequential design)");
-        int higher = 0, lower = 0, equivalent = 0, unsettled = 0;
+        var tally = new int[4];
         long launches = 0;
         for (var r = 0; r < runs; r++)
         {
@@ -90,18 +84,16 @@ public static class RuleSimulation
             foreach (var c in Enumerable.Range(0, cellsPerRun))
             {
                 launches += logs[c].Count;
-                switch (outcome[c])
-                {
-                    case Outcome.Higher: higher++; break;
-                    case Outcome.Lower: lower++; break;
-                    case Outcome.Equivalent: equivalent++; break;
-                    default: unsettled++; break;
-                }
+                tally[(int)outcome[c]]++;
             }
         }
-        var total = cellsPerRun * runs;
-        return new SimulatedRates(trueRatio, spread, total, higher, lower, equivalent, unsettled, (double)launches / total);
+        return Rates(trueRatio, spread, cellsPerRun * runs, tally, launches);
     }
+
+    /// <summary>The shares from a tally indexed by <see cref="Outcome"/>.</summary>
+    private static SimulatedRates Rates(double trueRatio, double spread, int cells, int[] tally, long launches) =>
+        new(trueRatio, spread, cells, tally[(int)Outcome.Higher], tally[(int)Outcome.Lower], tally[(int)Outcome.Equivalent],
+            tally[(int)Outcome.Unsettled], (double)launches / cells);
 
     /// <summary>The spreads the worst false-lead rate is sought over: per-launch SD of log ratios from a quiet machine to a very noisy one.</summary>
     public static readonly double[] Spreads = { 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2, 0.3 };
