@@ -59,7 +59,7 @@ public sealed class ResultsTests
         var json = ResultStore.Serialize(run);
         using var doc = System.Text.Json.JsonDocument.Parse(json);
         var verdict = Assert.Single(doc.RootElement.GetProperty("verdicts").EnumerateArray().ToList());
-        Assert.Equal(new[] { "endpoint", "sizeBytes", "concurrency", "baseline", "other", "metric", "ratio", "ratioLow", "ratioHigh", "confidence", "leader", "reason", "rate", "outcome", "equivalenceLow", "equivalenceHigh", "launches", "withinMargin" },
+        Assert.Equal(new[] { "endpoint", "sizeBytes", "concurrency", "baseline", "other", "metric", "ratio", "ratioLow", "ratioHigh", "confidence", "leader", "reason", "rate", "outcome", "equivalenceLow", "equivalenceHigh", "launches", "withinMargin", "cores" },
             verdict.EnumerateObject().Select(p => p.Name));
         Assert.Equal("rps", verdict.GetProperty("metric").GetString());
         Assert.Equal(0.99, verdict.GetProperty("confidence").GetDouble());
@@ -160,7 +160,7 @@ public sealed class ResultsTests
             var csv = CsvReport.Render(Sample()).Split('\n', StringSplitOptions.RemoveEmptyEntries);
             var md = MarkdownReport.Render(Sample());
             Assert.Equal(2, csv.Length);
-            Assert.StartsWith("kestrel,.NET 10,echo-post,500,100,true,httpclient,1000,0,0,", csv[1]);
+            Assert.StartsWith("kestrel,.NET 10,echo-post,500,100,true,httpclient,,1000,0,0,", csv[1]); // no cores recorded in this sample
             Assert.Contains("| echo-post | 500B | 100 | httpclient | 1000 | 900-1100 |", md);
         }
         finally

@@ -38,7 +38,7 @@ public sealed class RunCommandTests : IDisposable
             Assert.Contains(run.Targets, t => t.Name == twin.Name && !t.Measured && t.NotMeasuredReason == twin.UnavailableReason);
 
         var csv = File.ReadAllLines(Path.Combine(runDir.FullName, "results.csv"));
-        Assert.StartsWith("target,runtime,endpoint,size_bytes,concurrency,keep_alive,driver,requests,failed,non_2xx,", csv[0]);
+        Assert.StartsWith("target,runtime,endpoint,size_bytes,concurrency,keep_alive,driver,cores,requests,failed,non_2xx,", csv[0]);
         foreach (var column in new[] { "rps", "rps_min", "rps_max", "time_per_request_ms", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "latency_max_ms",
                      "bytes_received", "bytes_sent", "body_bytes_received", "transfer_kbps_received", "server_cpu_us_per_request", "server_peak_rss_mb", "client_cpu_seconds", "flags" })
             Assert.Contains(column, csv[0].Split(','));

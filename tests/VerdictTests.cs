@@ -65,7 +65,7 @@ public sealed class VerdictTests
 
         var lines = Verdict.Build(run);
 
-        Assert.Equal("wcf-classic against webapi-selfhost (baseline)", lines[0].Text);
+        Assert.Equal("wcf-classic against webapi-selfhost (baseline), sharing 2 cores", lines[0].Text);
         Assert.Equal("echo-post 500B: wcf-classic is 1.20x faster (99% interval 1.19x–1.21x, 3 launches; 1210 vs 1010 req/s); " +
                      "server CPU 150.0 vs 200.0 µs/req (0.75x); p99 12.0 vs 16.0 ms (0.75x); 700 B vs 680 B per response",
             lines.Single(l => l.Kind == VerdictLineKind.Endpoint).Text);

@@ -86,18 +86,25 @@ public static class CalibrateCommand
         return claimed > 0 || failed ? ExitCodes.Failed : ExitCodes.Success;
     }
 
-    /// <summary>Per cell: the A/A ratio, its interval, and whether a lead would have been claimed.</summary>
-    private static TextTable Table(IReadOnlyList<CellVerdict> verdicts, RunResult run) =>
-        new(new[] { "endpoint", "size", "figure", "ratio B/A", "interval", "90% interval", "launches", "outcome" },
-            verdicts.Select(v => (IReadOnlyList<string>)new[]
+    /// <summary>Per cell: the A/A ratio, its interval, and whether a lead would have been claimed; with the cores of each under several allotments.</summary>
+    private static TextTable Table(IReadOnlyList<CellVerdict> verdicts, RunResult run)
+    {
+        var cores = run.HasSeveralCores();
+        var header = new[] { "endpoint", "size" }.Concat(cores ? new[] { "cores" } : Array.Empty<string>())
+            .Concat(new[] { "figure", "ratio B/A", "interval", "90% interval", "launches", "outcome" }).ToList();
+        return new(header, verdicts.Select(v => (IReadOnlyList<string>)new[]
             {
                 v.Endpoint,
                 Contracts.Endpoints.Find(v.Endpoint)?.SendsBody == true ? run.Cells.First(c => c.Key.SizeBytes == v.SizeBytes).SizeLabel : "-",
+            }.Concat(cores ? new[] { CoreParts.Short(run.Spec, run.Spec.Cores!.First(c => c.Label == v.Cores)) } : Array.Empty<string>())
+            .Concat(new[]
+            {
                 v.Metric == CellVerdict.RequestsPerSecond ? "req/s" : string.Create(CultureInfo.InvariantCulture, $"cpu @{v.Rate:0}/s"),
                 v.Ratio is double r ? Format.Ratio(r) : "n/a",
                 v.RatioLow is double l && v.RatioHigh is double h ? $"{Format.Ratio(l)}–{Format.Ratio(h)}" : "none",
                 v.EquivalenceLow is double el && v.EquivalenceHigh is double eh ? $"{Format.Ratio(el)}–{Format.Ratio(eh)}" : "none",
                 v.Launches?.ToString(CultureInfo.InvariantCulture) ?? "-",
                 v.Leader is string leader ? $"FALSE LEAD: {leader}" : v.Said(),
-            }).ToList());
+            }).ToList()).ToList());
+    }
 }

@@ -70,6 +70,9 @@ public static class RunCommand
             CommandLine.One("--timeout", "DURATION", "Timeout of one request. Default: 30s."),
             CommandLine.Many("--driver", "NAME", "Load drivers: socket, httpclient, ab, wrk, or all; every cell is measured with each. Default: socket."),
             CommandLine.One("--pin", "SERVER:DRIVER", "CPU lists for the targets and for the driver, such as 0:1 or 0-1:2-3."),
+            CommandLine.One("--server-cores", "LIST", "Cores the targets get, each value its own set of cells: N (the last N CPUs, the driver on the others), " +
+                "shared (targets and driver on every core), or all (1, 2, 4 ... while a core is left for the driver, then shared); such as 1,shared. " +
+                "Linux (taskset). Default: shared."),
             CommandLine.One("--server-header", "on|off", "Whether the targets send a Server header. Default: off."),
             CommandLine.One("--tcp-nodelay", "on|off", "TCP_NODELAY on every target's sockets: on sends each answer without Nagle's delay, as Kestrel does by default; " +
                 "off leaves each host's stock setting (the HttpListener targets then hold a chunked answer's end for the client's delayed ACK). Default: on."),
@@ -95,7 +98,8 @@ public static class RunCommand
         progress.Message($"run: {options.CellCount} cells, " + (options.Lead.Design is Statistics.SequentialDesign design
                              ? $"launches added until every cell is settled, at most {design.MaxLaunches}, within {options.BudgetSeconds:0} s of load"
                              : $"{options.LoadSeconds:0} to {options.MaxLoadSeconds:0} s of load") + $", driver {string.Join(", ", options.Drivers)}" +
-                         (options.Pin is null ? "" : $", {options.Pin}"));
+                         (options.Pin is null ? "" : $", {options.Pin}") +
+                         (options.ServerCores is null ? "" : ", the targets " + string.Join("; then ", options.Allotments.Select(a => a.Phrase))));
         if (options.Lead.Design is Statistics.SequentialDesign first && options.BudgetSeconds < first.FirstLook * options.LaunchLoadSeconds(options.CellCount))
             progress.Message($"run: warning: --budget {options.BudgetSeconds:0}s buys fewer than {first.FirstLook} launches of every cell " +
                              $"({options.LaunchLoadSeconds(options.CellCount):0} s each), and the rule first judges at {first.FirstLook}: no cell will be settled");
@@ -106,18 +110,28 @@ public static class RunCommand
 
         Console.WriteLine();
         var targetCount = run.Cells.Select(c => c.Key.Target).Distinct().Count();
-        Console.Write((targetCount > 2 ? SideBySide.BuildLong(run) : SideBySide.Build(run)).ToText());
-        Console.WriteLine();
-        if (Attribution.Build(run) is TextTable attribution)
+        foreach (var part in run.ByCores())
         {
-            Console.WriteLine("where the difference comes from (server CPU µs per request; steps are differences):");
-            Console.Write(attribution.ToText());
+            if (run.HasSeveralCores()) Console.WriteLine($"the servers {CoreParts.Phrase(part.Spec)}:");
+            Console.Write((targetCount > 2 ? SideBySide.BuildLong(part) : SideBySide.Build(part)).ToText());
             Console.WriteLine();
+            if (Attribution.Build(part) is TextTable attribution)
+            {
+                Console.WriteLine($"where the difference comes from, {CoreParts.Short(part.Spec)} (server CPU µs per request; steps are differences):");
+                Console.Write(attribution.ToText());
+                Console.WriteLine();
+            }
+            if (Crossovers.Table(part) is TextTable crossovers)
+            {
+                Console.WriteLine($"crossovers, {CoreParts.Short(part.Spec)} (where the lead, as the interval rule judged it, changes hands as the payload grows):");
+                Console.Write(crossovers.ToText());
+                Console.WriteLine();
+            }
         }
-        if (Crossovers.Table(run) is TextTable crossovers)
+        if (CoreCrossovers.Table(run) is TextTable acrossCores)
         {
-            Console.WriteLine("crossovers (where the lead, as the interval rule judged it, changes hands as the payload grows):");
-            Console.Write(crossovers.ToText());
+            Console.WriteLine("crossovers across cores (who leads under each allotment of the servers' cores):");
+            Console.Write(acrossCores.ToText());
             Console.WriteLine();
         }
         var crank = new ArgumentReader(parse).Flag("--crank");

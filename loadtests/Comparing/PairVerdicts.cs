@@ -60,7 +60,7 @@ public static class PairVerdicts
         foreach (var b in cells.Where(c => c.Key.Target == other))
         {
             var a = cells.FirstOrDefault(c => c.Key.Target == baseline && c.Key.Endpoint == b.Key.Endpoint &&
-                                              c.Key.SizeBytes == b.Key.SizeBytes && c.Key.Concurrency == b.Key.Concurrency);
+                                              c.Key.SizeBytes == b.Key.SizeBytes && c.Key.Concurrency == b.Key.Concurrency && c.Key.Cores == b.Key.Cores);
             verdicts.Add(Decide(rule, b.Key, baseline, a, other, b));
         }
         var rated = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is not null).ToList();
@@ -83,7 +83,7 @@ public static class PairVerdicts
     {
         CellVerdict Verdict(double? ratio, RatioInterval? interval, string? leader, string? reason) =>
             new(key.Endpoint, key.SizeBytes, key.Concurrency, baseline, other, metric,
-                interval?.Ratio ?? ratio, interval?.Low, interval?.High, rule.Confidence, leader, reason, key.Rate);
+                interval?.Ratio ?? ratio, interval?.Low, interval?.High, rule.Confidence, leader, reason, key.Rate) { Cores = key.Cores };
 
         var missing = new[] { (baseline, a), (other, b) }.Where(x => x.Item2?.Summary is null).ToList();
         if (missing.Count > 0) return Verdict(null, null, null, string.Join("; ", missing.Select(m => $"not measured on {m.Item1}")));
@@ -122,7 +122,7 @@ public static class PairVerdicts
     {
         CellVerdict Verdict(double? ratio, RatioInterval? interval, string? leader, string? reason) =>
             new(key.Endpoint, key.SizeBytes, key.Concurrency, baseline, other, CellVerdict.RequestsPerSecond,
-                interval?.Ratio ?? ratio, interval?.Low, interval?.High, rule.Confidence, leader, reason);
+                interval?.Ratio ?? ratio, interval?.Low, interval?.High, rule.Confidence, leader, reason) { Cores = key.Cores };
 
         var missing = new[] { (baseline, a), (other, b) }.Where(x => x.Item2?.Summary is null).ToList();
         if (missing.Count > 0)

@@ -85,4 +85,56 @@ public static class ProcessSampler
         }
         return null;
     }
+
+    /// <summary>
+    /// Context switches so far of every thread of the process (voluntary, involuntary), its thread count
+    /// and the CPUs it may run on, from /proc/PID/task/*/status; null off Linux or once the process is gone.
+    /// /proc/PID/status alone counts the main thread only, which on a thread-pool server is the idle one.
+    /// </summary>
+    public static (long Voluntary, long Involuntary, int Threads, string? CpusAllowed)? ThreadSwitches(int pid)
+    {
+        if (!OperatingSystem.IsLinux()) return null;
+        try
+        {
+            long voluntary = 0, involuntary = 0;
+            var threads = 0;
+            foreach (var task in Directory.EnumerateDirectories($"/proc/{pid}/task"))
+            {
+                try
+                {
+                    foreach (var line in File.ReadLines(Path.Combine(task, "status")))
+                    {
+                        if (line.StartsWith("voluntary_ctxt_switches:", StringComparison.Ordinal)) voluntary += Value(line);
+                        else if (line.StartsWith("nonvoluntary_ctxt_switches:", StringComparison.Ordinal)) involuntary += Value(line);
+                    }
+                    threads++;
+                }
+                catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+                {
+                    // the thread exited between the listing and the read
+                }
+            }
+            return threads == 0 ? null : (voluntary, involuntary, threads, CpusAllowed(pid));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException)
+        {
+            return null;
+        }
+
+        static long Value(string line) => long.Parse(line[(line.IndexOf(':') + 1)..].Trim(), CultureInfo.InvariantCulture);
+    }
+
+    /// <summary>The CPUs the process may run on (Cpus_allowed_list, such as "1" or "0-1"): read back to show where it ran.</summary>
+    public static string? CpusAllowed(int pid)
+    {
+        try
+        {
+            var line = File.ReadLines($"/proc/{pid}/status").FirstOrDefault(l => l.StartsWith("Cpus_allowed_list:", StringComparison.Ordinal));
+            return line?["Cpus_allowed_list:".Length..].Trim();
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
 }

@@ -18,7 +18,8 @@ public static class CellBounds
         "Median window. Bottleneck: machine (driver and server kept every core busy), client (the driver used a core or more), " +
         "wait (the cores the cell could use, min(concurrency, cores), were less than half busy: a wait set the pace, not computation), " +
         "server (the server's work set the pace), unknown (no server CPU: an external target). In flight: concurrency ÷ req/s (Little's law), " +
-        "against the CPU each request cost the server and the driver together. Pool threads, queue, GCs, time in GC, allocation and lock contentions " +
+        "against the CPU each request cost the server and the driver together. Switches/req: the server's context switches, voluntary and involuntary, " +
+        "summed over every thread (/proc/PID/task/*/status), per request: the thread hand-offs a request costs; server threads at the window's end and the CPUs the process was allowed (read back). Pool threads, queue, GCs, time in GC, allocation and lock contentions " +
         "are the .NET runtime's own counters (EventPipe, one sample a second); starved marks a window whose pool kept work queued while adding threads or while the cores stood idle.";
 
     public static TextTable? Build(RunResult run)
@@ -37,6 +38,8 @@ public static class CellBounds
                 c.Key.Endpoint, c.Key.SizeBytes > 0 ? c.SizeLabel : "-", N(c.Key.Concurrency, "0"), c.Key.Target, kind,
                 b.CoresBusy is double busy ? N(busy, "0.00") : "n/a", N(Math.Min(c.Key.Concurrency, run.Spec.Machine.LogicalCores), "0"),
                 b.InFlightMs is double ms ? N(ms, "0.00") : "n/a", b.CpuUsPerRequest is double cpu ? N(cpu, "0.0") : "n/a",
+                c.Summary.SwitchesPerRequest is double sw ? N(sw, "0.00") : "n/a",
+                c.Summary.Threads is { } t ? $"{N(t.ThreadsAtEnd, "0")} on CPU {t.CpusAllowed ?? "?"}" : "n/a",
                 k is null ? "n/a" : $"{N(k.ThreadPoolThreadsAtStart, "0")}→{N(k.ThreadPoolThreadsAtEnd, "0")}",
                 k is null ? "n/a" : N(k.ThreadPoolQueueLengthMedian, "0"),
                 k is null ? "n/a" : N(k.ThreadPoolCompletedItemsPerSecond, "0"),
@@ -48,14 +51,23 @@ public static class CellBounds
         }).ToList();
         return new TextTable(new[]
         {
-            "endpoint", "size", "conc", "target", "bottleneck", "cores busy", "of usable", "in flight ms", "CPU µs/req (server+driver)",
+            "endpoint", "size", "conc", "target", "bottleneck", "cores busy", "of usable", "in flight ms", "CPU µs/req (server+driver)", "switches/req", "server threads",
             "pool threads", "pool queue", "items/s", "GCs 0/1/2", "time in GC %", "alloc MiB/s", "contentions/s",
         }, rows);
     }
 
     /// <summary>The results.csv columns this section shows, left out of the reports' every-cell tables.</summary>
     public static bool Shows(string column) => column is "cores_busy" or "in_flight_ms" or "cpu_us_per_request" or
+        "switches_per_request" or "server_threads" or "server_cpus" or "voluntary_switches" or "involuntary_switches" or
         "threadpool_threads" or "threadpool_queue" or "time_in_gc_pct" or "alloc_mb_per_s";
+
+    /// <summary>One line per target: where its context switches and threads came from, or why they are not available.</summary>
+    public static IEnumerable<string> ThreadSources(RunResult run) =>
+        run.Targets.Where(t => t.Measured).Select(t => run.Cells.Any(c => c.Key.Target == t.Name && c.Summary?.Threads is not null)
+            ? $"{t.Name}: context switches and threads read from every thread of its process (/proc/PID/task/*/status) at each window's start and end"
+            : $"{t.Name}: context switches and threads not available: " + (t.External && !run.Cells.Any(c => c.Key.Target == t.Name && c.Summary?.ServerCpuSeconds is not null)
+                ? "a service given by URL whose process was not found"
+                : "they are read from /proc, which this machine does not have"));
 
     /// <summary>One line per target: whether its runtime counters were read, and why not where they were not.</summary>
     public static IEnumerable<string> CounterSources(RunResult run) =>

@@ -34,7 +34,7 @@ public sealed record Chart(string Name, string Title, Plot Plot)
 /// sizes where the lead changes (Crossovers). A sweep (4 sizes or more) is drawn log-log.
 /// With several drivers, the charts show the first one's cells and say so.
 /// </summary>
-public static class Charts
+public static partial class Charts
 {
     /// <summary>From this many payload sizes on, the size chart's requests/s axis is logarithmic too.</summary>
     public const int LogYFromSizes = 4;
@@ -42,7 +42,16 @@ public static class Charts
         private static readonly MarkerShape[] Markers = { MarkerShape.FilledCircle, MarkerShape.FilledSquare, MarkerShape.FilledTriangleUp, MarkerShape.FilledDiamond, MarkerShape.OpenCircle, MarkerShape.OpenSquare };
     private static readonly string[] PatternNames = { "solid", "dashed", "dotted", "dash-dot" };
 
+    /// <summary>The charts of a run; under several allotments of cores, the cores charts first, then each allotment's own, named and titled by its cores.</summary>
     public static IReadOnlyList<Chart> Build(RunResult run)
+    {
+        if (!run.HasSeveralCores()) return BuildOne(run);
+        var charts = AcrossCores(run).ToList();
+        foreach (var part in run.ByCores()) charts.AddRange(BuildOne(part).Select(c => c with { Name = c.Name + "-" + CoreParts.Tag(part) }));
+        return charts;
+    }
+
+    private static IReadOnlyList<Chart> BuildOne(RunResult run)
     {
         var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
         var cells = run.Cells.Where(c => c.Summary is not null && c.Key.Driver == driver && c.Key.Rate is null).ToList();
@@ -136,8 +145,10 @@ public static class Charts
     public static Chart Titled(RunResult run, string name, string title, Plot plot, string note) =>
         Make(run, run.Cells.Where(c => c.Summary is not null).ToList(), name, title, plot, note);
 
+    /// <remarks>The title names the servers' cores: the answer can flip with them.</remarks>
     private static Chart Make(RunResult run, IReadOnlyList<CellResult> cells, string name, string title, Plot plot, string note)
     {
+        title = $"{title}, {CoreParts.Short(run.Spec)}";
         var subtitle = Subtitle(run, cells) + "\n" + note;
         plot.Axes.Title.Label.Text = title;
         plot.Axes.Title.Label.FontSize = 16;
@@ -377,15 +388,7 @@ public static class Charts
                         whiskerDown.Add(Math.Max(0, v - repeats.Min()));
                     }
                 }
-        plot.Add.Bars(bars);
-        if (whiskerXs.Count > 0)
-        {
-            var error = new ScottPlot.Plottables.ErrorBar(whiskerXs, whiskerYs, null, null, whiskerUp, whiskerDown);
-            plot.Add.Plottable(error);
-            error.Color = Colors.Black.WithAlpha(0.75);
-            error.LineWidth = 1.2f;
-            error.CapSize = 4;
-        }
+        BarsWithWhiskers(plot, bars, whiskerXs, whiskerYs, whiskerUp, whiskerDown);
         Ticks(plot, groups.Select(g => g.Key).ToList(), targets.Count);
         Legend(plot, targets, colors);
         plot.Axes.Left.Label.Text = axisLabel;
@@ -402,6 +405,18 @@ public static class Charts
             s => s.Requests > 0 ? (double)(s.BytesReceived - s.BodyBytesReceived!.Value) / s.Requests : null, "bytes per response beyond the body", whiskers: false);
 
     private static string Category(CellResult c) => c.Key.Endpoint + (c.Key.SizeBytes > 0 ? " " + c.SizeLabel : "") + $" c{c.Key.Concurrency}";
+
+    /// <summary>The bars, and a whisker (min–max of the windows) on each bar that has one.</summary>
+    private static void BarsWithWhiskers(Plot plot, List<Bar> bars, List<double> xs, List<double> ys, List<double> up, List<double> down)
+    {
+        plot.Add.Bars(bars);
+        if (xs.Count == 0) return;
+        var error = new ScottPlot.Plottables.ErrorBar(xs, ys, null, null, up, down);
+        plot.Add.Plottable(error);
+        error.Color = Colors.Black.WithAlpha(0.75);
+        error.LineWidth = 1.2f;
+        error.CapSize = 4;
+    }
 
     private static void Ticks(Plot plot, IReadOnlyList<string> categories, int perGroup)
     {

@@ -20,7 +20,7 @@ public static class DriversView
         header.Add("verdict");
 
         var rows = new List<IReadOnlyList<string>>();
-        foreach (var group in run.Cells.GroupBy(c => (c.Key.Target, c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency, c.Key.Rate)))
+        foreach (var group in run.Cells.GroupBy(c => (c.Key.Target, c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency, c.Key.Rate, c.Key.Cores)))
         {
             var byDriver = group.ToDictionary(c => c.Key.Driver);
             var first = group.First();

@@ -40,7 +40,7 @@ public static class HtmlReport
         if (SpecText.Crank(s) is string crank) Item("crank", crank);
         Item("packages", string.Join(", ", s.Machine.Packages.Select(p => p.Key + " " + p.Value)));
         foreach (var d in s.Drivers) Item("driver " + d.Name, d.Description);
-        Item("pinning", s.Pin ?? "none: driver and servers share all cores");
+        Item("cores", "the servers " + CoreParts.Phrase(s));
         Item("Server header", s.ServerHeader ? "on (--server-header on)" : "off");
         Item("TCP_NODELAY", SpecText.TcpNoDelay(s));
         Item("schedule", s.Schedule ?? "one target after another");
@@ -62,18 +62,26 @@ public static class HtmlReport
             html.Append("<figure id=\"chart-").Append(chart.Name).Append("\"><figcaption>").Append(E(chart.Title)).Append("</figcaption>").Append(svg).Append("</figure>");
         }
 
-        html.Append("<h2>Side by side</h2>").Append(SideBySide.Build(run).ToHtml());
-        if (Attribution.Build(run) is TextTable attribution)
-            html.Append("<h2>Where the difference comes from</h2><p>").Append(E(Attribution.Explanation)).Append("</p>").Append(attribution.ToHtml());
-        if (Crossovers.Table(run) is TextTable crossovers)
-            html.Append("<h2>Crossovers: who leads as the payload grows</h2><p>").Append(E(Crossovers.Explanation)).Append("</p>").Append(crossovers.ToHtml());
-        if (PayloadThroughput.Build(run) is TextTable payload)
-            html.Append("<h2>Payload throughput and wire overhead per size</h2><p>").Append(E(PayloadThroughput.Explanation)).Append("</p>").Append(payload.ToHtml());
-        if (CellBounds.Build(run) is TextTable bounds)
+        if (CoreCrossovers.Table(run) is TextTable acrossCores)
+            html.Append("<h2>Crossovers across cores: who leads as the servers' cores change</h2><p>").Append(E(CoreCrossovers.Explanation)).Append("</p>").Append(acrossCores.ToHtml());
+        // Each allotment of cores is its own comparison: its tables carry its cores in their titles.
+        foreach (var part in run.ByCores())
         {
-            html.Append("<h2>What bounded each cell</h2><p>").Append(E(CellBounds.Explanation)).Append("</p>").Append(bounds.ToHtml()).Append("<ul>");
-            foreach (var line in CellBounds.CounterSources(run)) html.Append("<li>").Append(E(line)).Append("</li>");
-            html.Append("</ul>");
+            string H(string title) => "<h2>" + E(CoreParts.Titled(title, part)) + "</h2>";
+            html.Append(H("Side by side")).Append(SideBySide.Build(part).ToHtml());
+            if (Attribution.Build(part) is TextTable attribution)
+                html.Append(H("Where the difference comes from")).Append("<p>").Append(E(Attribution.Explanation)).Append("</p>").Append(attribution.ToHtml());
+            if (Crossovers.Table(part) is TextTable crossovers)
+                html.Append(H("Crossovers: who leads as the payload grows")).Append("<p>").Append(E(Crossovers.Explanation)).Append("</p>").Append(crossovers.ToHtml());
+            if (PayloadThroughput.Build(part) is TextTable payload)
+                html.Append(H("Payload throughput and wire overhead per size")).Append("<p>").Append(E(PayloadThroughput.Explanation)).Append("</p>").Append(payload.ToHtml());
+            if (CellBounds.Build(part) is TextTable bounds)
+            {
+                html.Append(H("What bounded each cell")).Append("<p>").Append(E(CellBounds.Explanation)).Append("</p>").Append(bounds.ToHtml()).Append("<ul>");
+                foreach (var line in CellBounds.CounterSources(part).Select(l => "runtime counters of " + l).Concat(CellBounds.ThreadSources(part)))
+                    html.Append("<li>").Append(E(line)).Append("</li>");
+                html.Append("</ul>");
+            }
         }
         if (s.Drivers.Count > 1) html.Append("<h2>Drivers side by side</h2>").Append(DriversView.Build(run).ToHtml());
         var columns = CellColumns.All.Where(c => c.Name is not ("runtime" or "keep_alive") && !CellBounds.Shows(c.Name)).ToList();

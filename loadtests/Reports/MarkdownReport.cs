@@ -24,7 +24,7 @@ public static class MarkdownReport
         md.AppendLine($"- machine: {s.Machine.CpuModel}, {s.Machine.LogicalCores} logical cores, {s.Machine.OperatingSystem}; comparator on {s.Machine.DotNetRuntime}");
         if (SpecText.Crank(s) is string crank) md.AppendLine("- " + crank);
         foreach (var d in s.Drivers) md.AppendLine($"- driver {d.Name}: {d.Description}");
-        if (s.Pin is not null) md.AppendLine($"- pinned: {s.Pin}");
+        md.AppendLine($"- cores: the servers {CoreParts.Phrase(s)}");
         md.AppendLine($"- Server header: {(s.ServerHeader ? "on (--server-header on)" : "off")}");
         md.AppendLine($"- TCP_NODELAY: {SpecText.TcpNoDelay(s)}");
         md.AppendLine($"- schedule: {s.Schedule ?? "one target after another"}");
@@ -43,22 +43,28 @@ public static class MarkdownReport
         md.AppendLine();
         md.Append(Attribution.Groups(run).ToMarkdown());
         md.AppendLine();
-        md.AppendLine("## Side by side");
-        md.AppendLine();
-        md.Append(SideBySide.Build(run).ToMarkdown());
-        md.AppendLine();
         void Section(string title, string explanation, TextTable? table)
         {
             if (table is null) return;
             md.AppendLine("## " + title).AppendLine().AppendLine(explanation).AppendLine();
             md.Append(table.ToMarkdown()).AppendLine();
         }
-        Section("Where the difference comes from", Attribution.Explanation, Attribution.Build(run));
-        Section("Crossovers: who leads as the payload grows", Crossovers.Explanation, Crossovers.Table(run));
-        Section("Payload throughput and wire overhead per size", PayloadThroughput.Explanation, PayloadThroughput.Build(run));
-        Section("What bounded each cell", CellBounds.Explanation, CellBounds.Build(run));
-        if (CellBounds.Build(run) is not null) foreach (var line in CellBounds.CounterSources(run)) md.AppendLine("- runtime counters of " + line);
-        md.AppendLine();
+        Section("Crossovers across cores: who leads as the servers' cores change", CoreCrossovers.Explanation, CoreCrossovers.Table(run));
+        // Each allotment of cores is its own comparison: its tables carry its cores in their titles.
+        foreach (var part in run.ByCores())
+        {
+            md.AppendLine("## " + CoreParts.Titled("Side by side", part));
+            md.AppendLine();
+            md.Append(SideBySide.Build(part).ToMarkdown());
+            md.AppendLine();
+            Section(CoreParts.Titled("Where the difference comes from", part), Attribution.Explanation, Attribution.Build(part));
+            Section(CoreParts.Titled("Crossovers: who leads as the payload grows", part), Crossovers.Explanation, Crossovers.Table(part));
+            Section(CoreParts.Titled("Payload throughput and wire overhead per size", part), PayloadThroughput.Explanation, PayloadThroughput.Build(part));
+            Section(CoreParts.Titled("What bounded each cell", part), CellBounds.Explanation, CellBounds.Build(part));
+            if (CellBounds.Build(part) is not null)
+                foreach (var line in CellBounds.CounterSources(part).Select(l => "runtime counters of " + l).Concat(CellBounds.ThreadSources(part))) md.AppendLine("- " + line);
+            md.AppendLine();
+        }
         if (s.Drivers.Count > 1)
         {
             md.AppendLine("## Drivers side by side");

@@ -26,7 +26,8 @@ public static class RunDirectory
             chart.Plot.SavePng(Path.Combine(chartDirectory, chart.Name + ".png"), Chart.Width, chart.Height);
         }
         OutputFiles.WriteAtomically(Path.Combine(directory, "report.html"), HtmlReport.Render(run, charts));
-        var summaryChart = charts.Any(c => c.Name == ForestChart.Name) ? "charts/" + ForestChart.Name + ".png" : charts.Any(c => c.Name == "throughput") ? "charts/throughput.png" : charts.Any(c => c.Name == "requests") ? "charts/requests.png" : null;
+        var summaryChart = charts.Any(c => c.Name == Charts.CoresChart) ? "charts/" + Charts.CoresChart + ".png"
+            : charts.Any(c => c.Name == ForestChart.Name) ? "charts/" + ForestChart.Name + ".png" : charts.Any(c => c.Name == "throughput") ? "charts/throughput.png" : charts.Any(c => c.Name == "requests") ? "charts/requests.png" : null;
         OutputFiles.WriteAtomically(Path.Combine(directory, "summary.md"), SummaryReport.Render(run, summaryChart));
         return directory;
     }

@@ -45,9 +45,23 @@ public static class Verdict
 
     private static readonly string[] Limits = { CellFlags.ClientBound, CellFlags.MachineBound, CellFlags.Noisy, CellFlags.WaitBound, CellFlags.Starved, CellFlags.Contended };
 
+    /// <summary>
+    /// The verdict of a run; a run under several allotments of cores (--server-cores) gives how the
+    /// lead moves across them first, then each allotment's verdict with its cores in every sentence.
+    /// </summary>
     public static IReadOnlyList<VerdictLine> Build(RunResult run)
     {
+        if (!run.HasSeveralCores()) return Build(run, tagged: false);
+        var lines = CoreCrossovers.Lines(run).ToList();
+        foreach (var part in run.ByCores()) lines.AddRange(Build(part, tagged: true));
+        return lines;
+    }
+
+    /// <param name="tagged">Whether each sentence names the part's cores (one allotment among several); the pair's line always does.</param>
+    private static IReadOnlyList<VerdictLine> Build(RunResult run, bool tagged)
+    {
         var lines = new List<VerdictLine>();
+        var on = tagged ? " " + CoreParts.Short(run.Spec) : "";
         var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
         var cells = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is null).ToList();
         var baseline = run.Spec.BaselineTarget;
@@ -69,7 +83,7 @@ public static class Verdict
         {
             foreach (var other in others)
             {
-                lines.Add(new(VerdictLineKind.Pair, $"{other} against {baseline} (baseline)"));
+                lines.Add(new(VerdictLineKind.Pair, $"{other} against {baseline} (baseline), {CoreParts.Short(run.Spec)}"));
                 var pairVerdicts = verdicts.Where(v => v.Baseline == baseline && v.Other == other).ToList();
                 // Launch counts as the rule used them (stored with each verdict); counted from the cells for files without them.
                 var launches = pairVerdicts.Select(v => v.Launches).OfType<int>().ToList();
@@ -103,22 +117,22 @@ public static class Verdict
                     {
                         var size = sizes[0];
                         var at = cells.HasSizes(endpoint) ? $"{label} {size.SizeLabel}" : label;
-                        lines.Add(new(VerdictLineKind.Endpoint, $"{at}: {SizeText(Cell(baseline, size.SizeBytes), Cell(other, size.SizeBytes))}"));
+                        lines.Add(new(VerdictLineKind.Endpoint, $"{at}{on}: {SizeText(Cell(baseline, size.SizeBytes), Cell(other, size.SizeBytes))}"));
                         continue;
                     }
                     var crossover = crossovers.FirstOrDefault(x => x.Endpoint == endpoint && x.Concurrency == conc && x.Baseline == baseline && x.Other == other);
-                    lines.Add(new(VerdictLineKind.Endpoint, label + ": " + Curve(crossover, baseline, other, sizes.Select(s => (s.SizeLabel, Cell(baseline, s.SizeBytes), Cell(other, s.SizeBytes))).ToList())));
+                    lines.Add(new(VerdictLineKind.Endpoint, label + on + ": " + Curve(crossover, baseline, other, sizes.Select(s => (s.SizeLabel, Cell(baseline, s.SizeBytes), Cell(other, s.SizeBytes))).ToList())));
                     foreach (var size in sizes)
                         lines.Add(new(VerdictLineKind.Size, $"{size.SizeLabel}: {SizeText(Cell(baseline, size.SizeBytes), Cell(other, size.SizeBytes))}"));
                 }
-                lines.AddRange(AtRate(run, driver, baseline, other));
+                lines.AddRange(AtRate(run, driver, baseline, other, on));
             }
         }
 
         var cautions = Cautions(run, cells, baseline, others).ToList();
         if (cautions.Count > 0)
         {
-            lines.Add(new(VerdictLineKind.CautionHeading, "What these numbers cannot say"));
+            lines.Add(new(VerdictLineKind.CautionHeading, "What these numbers cannot say" + on));
             lines.AddRange(cautions.Select(c => new VerdictLine(VerdictLineKind.Caution, c)));
         }
         return lines;
@@ -129,7 +143,7 @@ public static class Verdict
     /// and cores) and how long a caller waits (percentiles from the intended send time), the cost and
     /// the p99 judged by the same interval rule, the lower side leading.
     /// </summary>
-    private static IEnumerable<VerdictLine> AtRate(RunResult run, string? driver, string baseline, string other)
+    private static IEnumerable<VerdictLine> AtRate(RunResult run, string? driver, string baseline, string other, string on)
     {
         var rated = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is not null && (c.Key.Target == baseline || c.Key.Target == other)).ToList();
         var verdicts = run.JudgedAtRate().Where(v => v.Baseline == baseline && v.Other == other).ToList();
@@ -142,7 +156,7 @@ public static class Verdict
             var a = g.FirstOrDefault(c => c.Key.Target == baseline)?.Summary;
             var b = g.FirstOrDefault(c => c.Key.Target == other)?.Summary;
             var key = g.Key;
-            var at = $"{key.Endpoint}{(rated.HasSizes(key.Endpoint) ? " " + g.First().SizeLabel : "")} @{N(key.Rate!.Value, "0")}/s";
+            var at = $"{key.Endpoint}{(rated.HasSizes(key.Endpoint) ? " " + g.First().SizeLabel : "")} @{N(key.Rate!.Value, "0")}/s{on}";
             if (a is null || b is null) { yield return new(VerdictLineKind.Endpoint, $"{at}: not measured on both"); continue; }
             string Judged(string metric)
             {
@@ -249,15 +263,15 @@ public static class Verdict
     {
         if (spec.SeparateServerCores is int separate) return $"Cores: each server on its own machine of {separate} core(s), the driver on another.";
         var cores = spec.Machine.LogicalCores;
-        if (spec.Pin is string pin) return $"Cores: {pin} ({cores} on the machine); every target ran on the servers' CPUs, one at a time.";
-        return $"Cores: servers and driver shared all {cores} cores of the machine, the servers one at a time.";
+        if (spec.Cores is null && spec.Pin is string pin) return $"Cores: {pin} ({cores} on the machine); every target ran on the servers' CPUs, one at a time.";
+        return $"Cores: the servers {CoreParts.Phrase(spec)} ({cores} on the machine), one at a time; the lead can change with the cores a server gets (--server-cores measures several).";
     }
 
     /// <summary>
     /// The family of judgments: how many the run made, what each settled, and the largest chance under
     /// A/A that any of them is a false lead (the simulated worst single rate times their count).
     /// </summary>
-    private static string? Family(RunResult run, IReadOnlyList<CellVerdict> judged)
+    internal static string? Family(RunResult run, IReadOnlyList<CellVerdict> judged)
     {
         var withInterval = judged.Where(v => v.RatioLow is not null).ToList();
         if (withInterval.Count == 0) return null;
@@ -355,7 +369,11 @@ public static class Verdict
         {
             switch (line.Kind)
             {
-                case VerdictLineKind.Pair: md.AppendLine($"## Verdict: {line.Text}").AppendLine(); break;
+                case VerdictLineKind.Pair:
+                    // A list ends before the next pair's heading (several pairs, or several allotments of cores).
+                    if (md.Length > 0 && !md.ToString().EndsWith(Environment.NewLine + Environment.NewLine, StringComparison.Ordinal)) md.AppendLine();
+                    md.AppendLine($"## Verdict: {line.Text}").AppendLine();
+                    break;
                 case VerdictLineKind.Note: md.AppendLine(line.Text).AppendLine(); break;
                 case VerdictLineKind.Table: md.Append(line.Table!.ToMarkdown()).AppendLine(); break;
                 case VerdictLineKind.Endpoint: md.AppendLine($"- **{Label(line.Text)}**{line.Text[Label(line.Text).Length..]}"); break;

@@ -3,9 +3,10 @@ using System.Collections.Generic;
 
 namespace Comparator.Results;
 
-/// <summary>Identifies a cell: target x endpoint x payload size x concurrency, per driver; a fixed-rate cell also by its asked rate.</summary>
+/// <summary>Identifies a cell: target x endpoint x payload size x concurrency, per driver and allotment of cores; a fixed-rate cell also by its asked rate.</summary>
 /// <param name="Rate">requests/s asked at a constant arrival rate (open model); null for the closed loop</param>
-public sealed record CellKey(string Target, string Endpoint, long SizeBytes, int Concurrency, string Driver, double? Rate = null)
+/// <param name="Cores">the allotment of cores the server had ("1", "shared": RunSpec.Cores); null in files saved before it was recorded</param>
+public sealed record CellKey(string Target, string Endpoint, long SizeBytes, int Concurrency, string Driver, double? Rate = null, string? Cores = null)
 {
     /// <summary>"socket", or "socket @2000/s" for a fixed-rate cell: how the load was applied, for tables.</summary>
     public string Load => Rate is double r ? $"{Driver} @{r.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)}/s" : Driver;
@@ -82,8 +83,10 @@ public sealed record Measurement(
     long? LateRequests = null,
     long? DroppedRequests = null,
     IReadOnlyList<PercentilePoint>? LatencyDistribution = null,
-    string? LatencyHistogram = null)
+    string? LatencyHistogram = null,
+    ThreadActivity? Threads = null)
 {
+    // Threads: the server's context switches over the window and its thread count (every thread, /proc); null off Linux, for external targets and in older files.
     // LatencyHistogram: the window's whole HDR histogram (µs, 3 significant digits), compressed and base64
     // encoded as HdrHistogram's own log format writes it ("HISTF..."), so any percentile can be read later.
     // LatencyP999Ms: where the driver records a histogram (socket). LateRequests, DroppedRequests: fixed-rate windows only (see DriverWindow).
@@ -104,6 +107,9 @@ public sealed record Measurement(
     /// <summary>Requests that completed and passed every check.</summary>
     public long Succeeded => Requests - Failed;
 
+    /// <summary>The server's context switches (voluntary and involuntary, every thread) per successful request.</summary>
+    public double? SwitchesPerRequest => Threads is { } t && Succeeded > 0 ? (double)(t.VoluntarySwitches + t.InvoluntarySwitches) / Succeeded : null;
+
     public double? ServerCpuUsPerRequest => ServerCpuSeconds is double s && Succeeded > 0 ? s * 1e6 / Succeeded : null;
 
     /// <summary>ab's "Time per request" (mean across all concurrent requests): elapsed / requests.</summary>
@@ -112,3 +118,12 @@ public sealed record Measurement(
     public double TransferKBpsReceived => ElapsedSeconds > 0 ? BytesReceived / 1024.0 / ElapsedSeconds : 0;
     public double? TransferKBpsSent => ElapsedSeconds > 0 && BytesSent is long sent ? sent / 1024.0 / ElapsedSeconds : null;
 }
+
+/// <summary>
+/// A server's thread hand-offs over one window, summed over every thread in /proc/PID/task/*/status:
+/// voluntary switches (a thread waited: for a socket, a lock, another thread's work) and involuntary
+/// ones (the scheduler took the core away); threads at the window's end, and the CPUs it may run on.
+/// Threads that exit during the window take their switches with them (the kernel keeps those only
+/// for the process's own getrusage), so the sums are a floor when threads come and go.
+/// </summary>
+public sealed record ThreadActivity(long VoluntarySwitches, long InvoluntarySwitches, int ThreadsAtEnd, string? CpusAllowed);

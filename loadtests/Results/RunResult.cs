@@ -52,8 +52,10 @@ public sealed record CellVerdict(
     double? EquivalenceLow = null,
     double? EquivalenceHigh = null,
     int? Launches = null,
-    bool WithinMargin = false)
+    bool WithinMargin = false,
+    string? Cores = null)
 {
+    // Cores: the allotment the compared cells ran under (CellKey.Cores); null in files saved before it was recorded.
     // Outcome: higher, lower (other against baseline, beyond the minimum effect), equivalent (within the
     // margin) or unsettled; null in files saved before the three outcomes. EquivalenceLow/High: the
     // interval of the two one-sided tests (90%). Launches: the units the interval is over. WithinMargin:
@@ -105,8 +107,10 @@ public sealed record RunSpec(
     IReadOnlyList<string>? Rates = null,
     CrankSpec? Crank = null,
     double? EquivalencePercent = null,
-    SequentialSpec? Sequential = null)
+    SequentialSpec? Sequential = null,
+    IReadOnlyList<CoresSpec>? Cores = null)
 {
+    // Cores: every allotment of cores the cells were measured under (--server-cores), in order; null in files saved before it was recorded.
     // EquivalencePercent: the margin within which two figures are called equivalent; null before it existed (5% is assumed).
     // Sequential: how launches were added until cells settled; null when every cell had the same fixed launch count.
     // Crank: where a run measured through crank ran (the agents' machines, whether the server shared the driver's cores); null for a local run.
@@ -164,6 +168,9 @@ public sealed record CrankSpec(string ResultFile, IReadOnlyList<CrankJobSpec> Jo
 /// <param name="Cores">the agent's logical cores (its /info)</param>
 /// <param name="CpuSamples">how many CPU samples of the job's process the agent recorded</param>
 public sealed record CrankJobSpec(string Job, string? Target, int? Cores, string? OperatingSystem, string? Hardware, string? AgentVersion, int CpuSamples);
+
+/// <summary>One allotment of cores: its label (the cells' CellKey.Cores), the CPUs the servers and the driver were pinned to (null: every core), and in words.</summary>
+public sealed record CoresSpec(string Label, string? ServerCpus, string? DriverCpus, string Description);
 
 public sealed record DriverInfo(string Name, string Description);
 

@@ -85,12 +85,21 @@ public sealed class CellMeasurer
         var startedAt = DateTimeOffset.UtcNow;
         var serverCpuBefore = serverPid is int p ? ProcessSampler.CpuSeconds(p) : null;
         var machineBefore = ProcessSampler.MachineBusySeconds();
+        var switchesBefore = serverPid is int t0 ? ProcessSampler.ThreadSwitches(t0) : null;
         var window = await run(_options.Duration);
         if (cancellationToken.IsCancellationRequested) return null;
         var machineAfter = ProcessSampler.MachineBusySeconds();
         var serverCpuAfter = serverPid is int q ? ProcessSampler.CpuSeconds(q) : null;
+        var switchesAfter = serverPid is int t1 ? ProcessSampler.ThreadSwitches(t1) : null;
         var rss = serverPid is int r ? ProcessSampler.PeakRssMb(r) : null;
-        return ToMeasurement(window, serverCpuAfter - serverCpuBefore, rss) with { WindowStartedAt = startedAt, MachineCpuSeconds = machineAfter - machineBefore };
+        // A thread that exited in the window takes its switches with it: the difference is clamped at 0, never negative.
+        var threads = switchesBefore is { } b && switchesAfter is { } e
+            ? new ThreadActivity(Math.Max(0, e.Voluntary - b.Voluntary), Math.Max(0, e.Involuntary - b.Involuntary), e.Threads, e.CpusAllowed)
+            : null;
+        return ToMeasurement(window, serverCpuAfter - serverCpuBefore, rss) with
+        {
+            WindowStartedAt = startedAt, MachineCpuSeconds = machineAfter - machineBefore, Threads = threads,
+        };
     }
 
     public static Measurement ToMeasurement(DriverWindow w, double? serverCpuSeconds, double? serverPeakRssMb)

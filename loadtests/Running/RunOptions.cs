@@ -55,16 +55,25 @@ public sealed record RunOptions(
     bool TcpNoDelay = true,
     Scenarios.Scenario? Scenario = null,
     IReadOnlyList<RateSpec>? Rates = null,
-    TimeSpan? Budget = null)
+    TimeSpan? Budget = null,
+    IReadOnlyList<CoreAllotment>? ServerCores = null)
 {
+    // ServerCores: --server-cores, each allotment its own set of cells; null: the one of --pin, or shared.
+
+    /// <summary>The allotments of cores the cells are measured under, in order: --server-cores, else --pin's, else shared.</summary>
+    public IReadOnlyList<CoreAllotment> Allotments => ServerCores ?? new[] { Pin is CpuPin pin ? CoreAllotment.FromPin(pin) : CoreAllotment.Shared(Environment.ProcessorCount) };
+
     // Budget: the load the added launches may spend when the rule's design adds launches until cells settle (Lead.Design).
 
     /// <summary>The budget in seconds of load; unlimited (the planned launches' own load) without a design.</summary>
     public double BudgetSeconds => Budget?.TotalSeconds ?? double.PositiveInfinity;
 
-    /// <summary>Seconds of load one launch puts on when it measures the given share of the cells.</summary>
+    /// <summary>
+    /// Seconds of load one launch puts on when it measures the given share of the cells: their warm-ups and
+    /// windows, and the longer cold warm-up of every target started (once per allotment of cores: at most).
+    /// </summary>
     public double LaunchLoadSeconds(int cellsMeasured) => cellsMeasured * (Warmup.TotalSeconds + Repeats.MinRepeat * Duration.TotalSeconds)
-        + (cellsMeasured > 0 ? Targets.Count * (ColdWarmup - Warmup).TotalSeconds : 0);
+        + (cellsMeasured > 0 ? Math.Min(cellsMeasured, Targets.Count * Allotments.Count) * (ColdWarmup - Warmup).TotalSeconds : 0);
     // Rates: the fixed-rate passes after each closed-loop cell, for drivers that hold a rate (socket).
     public IReadOnlyList<RateSpec> RatePasses => Rates ?? Array.Empty<RateSpec>();
 
@@ -88,7 +97,7 @@ public sealed record RunOptions(
         {
             var perTarget = Scenario is null ? 0 : Scenario.Operations.Count * Concurrency.Count;
             foreach (var e in Scenario is null ? Endpoints : Array.Empty<EndpointSpec>()) perTarget += (e.SendsBody ? Sizes.Count : 1) * Concurrency.Count;
-            return perTarget * Targets.Count * Drivers.Sum(PassesFor);
+            return perTarget * Targets.Count * Drivers.Sum(PassesFor) * Allotments.Count;
         }
     }
 

@@ -96,7 +96,7 @@ public static class RunOptionsParser
             baseline, a.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results"), timeout,
             drivers, CpuPin.Parse(a.Value("--pin")),
             Optional(a, "--compare-to"), DiffCommand.ParseThreshold(Optional(a, "--threshold") ?? "5%"), a.OnOff("--server-header"), firstWarmup, launches, rule,
-            a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget);
+            a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget, ServerCores(a.Value("--server-cores"), a.Value("--pin"), targets));
         return design is null ? options : WithHorizonOfTheBudget(options, design);
     }
 
@@ -114,6 +114,17 @@ public static class RunOptionsParser
         var horizon = Math.Clamp(affordable, design.FirstLook, design.MaxLaunches);
         var planned = design with { MaxLaunches = horizon };
         return options with { Launches = horizon, Rule = options.Lead with { Design = planned } };
+    }
+
+    /// <summary>--server-cores: the allotments, checked against --pin, the targets and the machine; null when not given.</summary>
+    private static IReadOnlyList<CoreAllotment>? ServerCores(string? raw, string? pin, IReadOnlyList<TargetPlan> targets)
+    {
+        if (raw is null) return null;
+        if (pin is not null) throw new UsageException("run: --server-cores and --pin both place the targets: use one (--pin SERVER:DRIVER is one allotment of your own)");
+        if (!OperatingSystem.IsLinux()) throw new UsageException("run: --server-cores pins the targets with taskset, which this comparator has on Linux only");
+        if (targets.FirstOrDefault(t => t.IsExternal) is TargetPlan external)
+            throw new UsageException($"run: --server-cores cannot place {external.Name}: a service given by URL runs on the cores it was started with");
+        return CoreAllotment.Parse(raw, Environment.ProcessorCount);
     }
 
     /// <summary>The default run's fixed-rate pass: half the pair's lower capacity, where both still answer promptly.</summary>

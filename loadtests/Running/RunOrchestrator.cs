@@ -60,6 +60,7 @@ public sealed class RunOrchestrator
         var total = _options.CellCount * (design is null ? _options.Launches : Math.Min(design.FirstLook, _options.Launches));
         var done = 0;
         var perCell = _options.Warmup.TotalSeconds + _options.Repeat * _options.Duration.TotalSeconds;
+        var ownCpus = Placing ? ProcessSampler.CpusAllowed(Environment.ProcessId) : null;
         _stopped = design is null ? $"a fixed {_options.Launches} launch(es)" : $"the horizon of {_options.Launches} launches";
         try
         {
@@ -85,41 +86,59 @@ public sealed class RunOrchestrator
                     }
                     else total = Math.Max(total, done + _options.CellCount);
                 }
-                // Every other launch starts and measures the targets in the opposite order, so that
-                // neither side always goes first (see LeadRule: launches are the unit of evidence).
-                var order = launch % 2 == 0 ? plans : Enumerable.Reverse(plans).ToList();
-                var active = new List<ActiveTarget>();
-                try
+                // Every other launch takes the allotments of cores, and within each the targets, in the opposite
+                // order, so that neither side always goes first (see LeadRule: launches are the unit of evidence).
+                var allotments = launch % 2 == 0 ? _options.Allotments : _options.Allotments.Reverse().ToList();
+                for (var place = 0; place < allotments.Count && !cancellationToken.IsCancellationRequested; place++)
                 {
-                    foreach (var plan in order)
+                    var allotment = allotments[place];
+                    var here = pending.Where(id => id.Cores == allotment.Label).ToHashSet();
+                    if (here.Count == 0) continue;
+                    var first = launch == 0 && place == 0;
+                    if (Placing)
                     {
-                        if (cancellationToken.IsCancellationRequested) break;
-                        if (launch > 0 && targets.Any(t => t.Name == plan.Name && !t.Measured)) continue; // failed its first launch: not retried
-                        if (_options.Launches > 1) _progress.Message($"launch {launch + 1}{LaunchOf}: {plan.Name}");
-                        var ready = await StartAndVerifyAsync(plan, launch, targets, checks, launchFailures, cancellationToken);
-                        if (ready is not null) active.Add(ready);
+                        allotment.PinDriver(Environment.ProcessorCount);
+                        _progress.Message($"cores: the targets {allotment.Phrase}");
                     }
-                    // A scenario's rules compare targets (same-as), so its operations are verified once all are up.
-                    var answers = _options.Scenario is Scenario scenario && !cancellationToken.IsCancellationRequested
-                        ? await VerifyScenarioAsync(scenario, launch, active, targets, checks, launchFailures, cancellationToken)
-                        : null;
-                    done = await MeasureLaunchAsync(launch, active, answers, pending, windows, missed, launchFailures, done, total, perCell, cancellationToken);
-                    _loadSeconds += _options.LaunchLoadSeconds(pending.Count * plans.Count);
-                    _launchesRun = launch + 1;
-                }
-                finally
-                {
-                    foreach (var target in active)
+                    var order = launch % 2 == 0 ? plans : Enumerable.Reverse(plans).ToList();
+                    var active = new List<ActiveTarget>();
+                    try
                     {
-                        if (target.Counters is not null) await target.Counters.DisposeAsync();
-                        if (target.Running is not null) await target.Running.DisposeAsync();
+                        foreach (var plan in order)
+                        {
+                            if (cancellationToken.IsCancellationRequested) break;
+                            if (!first && targets.Any(t => t.Name == plan.Name && !t.Measured)) continue; // failed its first start: not retried
+                            if (_options.Launches > 1) _progress.Message($"launch {launch + 1}{LaunchOf}: {plan.Name}");
+                            var ready = await StartAndVerifyAsync(plan, launch, first, allotment, targets, checks, launchFailures, cancellationToken);
+                            if (ready is not null) active.Add(ready);
+                        }
+                        // A scenario's rules compare targets (same-as), so its operations are verified once all are up.
+                        var answers = _options.Scenario is Scenario scenario && !cancellationToken.IsCancellationRequested
+                            ? await VerifyScenarioAsync(scenario, launch, first, active, targets, checks, launchFailures, cancellationToken)
+                            : null;
+                        done = await MeasureLaunchAsync(launch, active, answers, here, windows, missed, launchFailures, done, total, perCell, cancellationToken);
+                    }
+                    finally
+                    {
+                        foreach (var target in active)
+                        {
+                            if (target.Counters is not null) await target.Counters.DisposeAsync();
+                            if (target.Running is not null) await target.Running.DisposeAsync();
+                        }
                     }
                 }
+                _loadSeconds += _options.LaunchLoadSeconds(pending.Count * plans.Count);
+                _launchesRun = launch + 1;
             }
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
             // Stopped by the user: what was measured so far is kept and the run is marked partial.
+        }
+        finally
+        {
+            // The comparator goes back to the CPUs it started with; the reports need no pinning.
+            if (Placing && ownCpus is not null) CoreAllotment.MoveThisProcess(ownCpus);
         }
         if (cancellationToken.IsCancellationRequested) _stopped = "stopped by the user";
         // The last launches' look, when the loop ended without one (horizon, budget, or a stop).
@@ -138,6 +157,9 @@ public sealed class RunOrchestrator
     private int _launchesRun;
     private string _stopped = "";
     private readonly List<LookSpec> _looks = new();
+
+    /// <summary>Whether this run places the targets and the driver itself (--server-cores); --pin is placed once by the command.</summary>
+    private bool Placing => _options.ServerCores is not null;
 
     private string LaunchOf => _options.Lead.Design is null ? $" of {_options.Launches}" : "";
 
@@ -181,7 +203,7 @@ public sealed class RunOrchestrator
             var rate = RateOf(planned);
             var metric = planned.Rate is null ? CellVerdict.RequestsPerSecond : CellVerdict.ServerCpu;
             var judged = verdicts.Where(v => v.Metric == metric && v.Endpoint == planned.Endpoint && v.SizeBytes == planned.Payload.Spec.Bytes &&
-                                             v.Concurrency == planned.Concurrency && v.Rate == rate).ToList();
+                                             v.Concurrency == planned.Concurrency && v.Rate == rate && v.Cores == planned.Cores.Label).ToList();
             if (judged.Count == 0) continue;
             cells++;
             if (judged.All(v => v.Settled)) settled++;
@@ -277,19 +299,19 @@ public sealed class RunOrchestrator
     /// a target with a wrong answer is not measured in this launch, and the first launch's answers are
     /// the run's verification. Returns the answers, the references of the same-as rules under load.
     /// </summary>
-    private async Task<IReadOnlyList<ScenarioAnswer>> VerifyScenarioAsync(Scenario scenario, int launch, List<ActiveTarget> active, List<TargetInfo> targets,
+    private async Task<IReadOnlyList<ScenarioAnswer>> VerifyScenarioAsync(Scenario scenario, int launch, bool first, List<ActiveTarget> active, List<TargetInfo> targets,
         List<Check> checks, Dictionary<string, List<string>> launchFailures, CancellationToken cancellationToken)
     {
         var answers = await ScenarioVerifier.VerifyAsync(scenario, active.Select(t => (t.Plan.Name, t.BaseUrl)).ToList(), cancellationToken);
-        if (launch == 0) checks.AddRange(answers.Select(a => new Check(a.Target, a.Operation, a.Problem is null, a.Status, a.Chunked ? "chunked" : "content-length", null,
+        if (first) checks.AddRange(answers.Select(a => new Check(a.Target, a.Operation, a.Problem is null, a.Status, a.Chunked ? "chunked" : "content-length", null,
             a.Problem ?? $"{a.Method} {a.Url}: {a.Head}, {a.BodyBytes} B body")));
         foreach (var target in active.ToList())
         {
             var wrong = answers.Where(a => a.Target == target.Plan.Name && a.Problem is not null).Select(a => $"{a.Operation}: {a.Problem}").ToList();
             if (wrong.Count == 0) continue;
             var reason = "verification failed: " + string.Join("; ", wrong);
-            _progress.Message($"{target.Plan.Name}: {(launch == 0 ? "not measured" : $"launch {launch + 1} not measured")}: {reason}");
-            if (launch == 0)
+            _progress.Message($"{target.Plan.Name}: {(first ? "not measured" : $"launch {launch + 1} not measured")}: {reason}");
+            if (first)
             {
                 var index = targets.FindIndex(t => t.Name == target.Plan.Name);
                 targets[index] = targets[index] with { Measured = false, NotMeasuredReason = reason };
@@ -333,13 +355,13 @@ public sealed class RunOrchestrator
     /// The first launch records the target and its checks; a later launch that fails is recorded in
     /// <paramref name="launchFailures"/> and that launch goes on without the target.
     /// </remarks>
-    private async Task<ActiveTarget?> StartAndVerifyAsync(TargetPlan plan, int launch, List<TargetInfo> targets, List<Check> checks,
+    private async Task<ActiveTarget?> StartAndVerifyAsync(TargetPlan plan, int launch, bool first, CoreAllotment allotment, List<TargetInfo> targets, List<Check> checks,
         Dictionary<string, List<string>> launchFailures, CancellationToken cancellationToken)
     {
         void Failed(string reason)
         {
-            _progress.Message($"{plan.Name}: {(launch == 0 ? "not measured" : $"launch {launch + 1} not measured")}: {reason}");
-            if (launch == 0) targets.Add(Info(plan, null, reason));
+            _progress.Message($"{plan.Name}: {(first ? "not measured" : $"launch {launch + 1} not measured")}: {reason}");
+            if (first) targets.Add(Info(plan, null, reason));
             else (launchFailures.TryGetValue(plan.Name, out var list) ? list : launchFailures[plan.Name] = new List<string>()).Add($"launch {launch + 1}: {reason}");
         }
 
@@ -351,28 +373,29 @@ public sealed class RunOrchestrator
             else
             {
                 _progress.Message($"{plan.Name}: starting {plan.Definition!.Describe()}");
-                running = await _launcher.StartAsync(plan.Definition, new ServiceSwitches(_options.ServerHeader, TcpNoDelay: _options.TcpNoDelay), cancellationToken);
+                running = await _launcher.StartAsync(plan.Definition, new ServiceSwitches(_options.ServerHeader, TcpNoDelay: _options.TcpNoDelay), cancellationToken,
+                    Placing ? allotment.ServerCpus : null);
                 baseUrl = running.BaseUrl;
             }
 
             // Every launch of a started target is verified (a fresh process may not answer alike); the
             // results keep the first launch's checks, and the first launch of a service given by URL.
-            if (launch > 0 && running is null) return new ActiveTarget(plan, running, baseUrl);
+            if (!first && running is null) return new ActiveTarget(plan, running, baseUrl);
             var (counters, countersNote) = (default(RuntimeCounterSession), "");
             // A scenario's own operations are verified once every target is up (VerifyScenarioAsync), not the contract's.
             var verification = _options.Scenario is null ? await EndpointVerifier.VerifyAsync(plan.Name, baseUrl, cancellationToken) : new List<Check>();
-            if (launch == 0) checks.AddRange(verification);
+            if (first) checks.AddRange(verification);
             var failedChecks = verification.Where(c => !c.Passed).Select(c => $"{c.Endpoint}: {c.Detail}").ToList();
             var reason = failedChecks.Count > 0 ? "verification failed: " + string.Join("; ", failedChecks) : null;
             if (reason is null)
             {
                 (counters, countersNote) = CountersFor(plan, running);
-                if (launch == 0) targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), null) with { TcpNoDelay = running?.TcpNoDelay, RuntimeCounters = countersNote });
+                if (first) targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), null) with { TcpNoDelay = running?.TcpNoDelay, RuntimeCounters = countersNote });
                 return new ActiveTarget(plan, running, baseUrl, counters);
             }
-            if (launch == 0) targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), reason) with { TcpNoDelay = running?.TcpNoDelay });
+            if (first) targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), reason) with { TcpNoDelay = running?.TcpNoDelay });
             else Failed(reason);
-            if (launch == 0) _progress.Message($"{plan.Name}: not measured: {reason}");
+            if (first) _progress.Message($"{plan.Name}: not measured: {reason}");
         }
         catch (LaunchException e)
         {
@@ -384,20 +407,23 @@ public sealed class RunOrchestrator
 
     /// <summary>A cell to measure on every target: a contract endpoint at a size, or a scenario's operation.</summary>
     private sealed record PlannedCell(string Endpoint, EndpointSpec? Contract, Operation? Operation, Payload Payload, int Concurrency, ILoadDriver Driver,
-        RateSpec? Rate = null)
+        CoreAllotment Cores, RateSpec? Rate = null)
     {
         /// <summary>The closed-loop cell whose capacity a share-of-capacity rate is taken from.</summary>
-        public (string, long, int, string) ClosedLoop => (Endpoint, Payload.Spec.Bytes, Concurrency, Driver.Name);
+        public (string, long, int, string, string) ClosedLoop => (Endpoint, Payload.Spec.Bytes, Concurrency, Driver.Name, Cores.Label);
 
         public bool HasSize => Contract?.SendsBody ?? Operation?.Size is not null;
 
         /// <summary>The cell's identity across launches (a planned cell is built anew on every pass over the plan).</summary>
-        public CellId Id => new(Endpoint, Payload.Spec.Bytes, Payload.Spec.Label, Concurrency, Driver.Name, Rate);
+        public CellId Id => new(Endpoint, Payload.Spec.Bytes, Payload.Spec.Label, Concurrency, Driver.Name, Rate, Cores.Label);
     }
 
-    private sealed record CellId(string Endpoint, long Bytes, string Label, int Concurrency, string Driver, RateSpec? Rate);
+    private sealed record CellId(string Endpoint, long Bytes, string Label, int Concurrency, string Driver, RateSpec? Rate, string Cores);
 
-    private IEnumerable<PlannedCell> PlannedCells()
+    /// <summary>Every cell of the run, allotment of cores by allotment (the outermost axis: each starts the targets afresh).</summary>
+    private IEnumerable<PlannedCell> PlannedCells() => _options.Allotments.SelectMany(PlannedCells);
+
+    private IEnumerable<PlannedCell> PlannedCells(CoreAllotment cores)
     {
         var none = new Payload(new PayloadSpec("-", 0, "none"), Array.Empty<byte>());
         if (_options.Scenario is Scenario scenario)
@@ -407,7 +433,7 @@ public sealed class RunOrchestrator
                 var size = operation.Size is OperationSize s ? new Payload(new PayloadSpec(s.Label, s.Bytes, BodySource(operation)), Array.Empty<byte>()) : none;
                 foreach (var concurrency in _options.Concurrency)
                 foreach (var driver in _drivers)
-                foreach (var cell in WithRates(new PlannedCell(operation.Name, null, operation, size, concurrency, driver)))
+                foreach (var cell in WithRates(new PlannedCell(operation.Name, null, operation, size, concurrency, driver, cores)))
                     yield return cell;
             }
             yield break;
@@ -416,7 +442,7 @@ public sealed class RunOrchestrator
         foreach (var payload in endpoint.SendsBody ? _options.Sizes : new[] { none })
         foreach (var concurrency in _options.Concurrency)
         foreach (var driver in _drivers)
-        foreach (var cell in WithRates(new PlannedCell(endpoint.Name, endpoint, null, payload, concurrency, driver)))
+        foreach (var cell in WithRates(new PlannedCell(endpoint.Name, endpoint, null, payload, concurrency, driver, cores)))
             yield return cell;
     }
 
@@ -429,7 +455,7 @@ public sealed class RunOrchestrator
     }
 
     /// <summary>Each closed-loop cell's capacity in the first launch: the lowest median req/s of the targets compared in it.</summary>
-    private readonly Dictionary<(string, long, int, string), double> _capacity = new();
+    private readonly Dictionary<(string, long, int, string, string), double> _capacity = new();
 
     /// <summary>The requests/s a fixed-rate cell asks, whole; null for the closed loop or while its capacity is unknown.</summary>
     private double? RateOf(PlannedCell c) => c.Rate switch
@@ -445,7 +471,7 @@ public sealed class RunOrchestrator
         string.Join(", ", operation.PerTarget.Values.Append(operation.Default).Select(r => r?.BodyFile).OfType<string>().Distinct());
 
     private CellKey Key(TargetPlan plan, PlannedCell c) =>
-        new(plan.Name, c.Endpoint, c.Payload.Spec.Bytes, c.Concurrency, c.Driver.Name, c.Rate is null ? null : RateOf(c) ?? 0);
+        new(plan.Name, c.Endpoint, c.Payload.Spec.Bytes, c.Concurrency, c.Driver.Name, c.Rate is null ? null : RateOf(c) ?? 0, c.Cores.Label);
 
     private CellResult Measured(TargetPlan plan, PlannedCell c, IReadOnlyList<Measurement> repeats)
     {
@@ -514,6 +540,7 @@ public sealed class RunOrchestrator
         _drivers.Any(d => d.HoldsRate) ? _options.RatePasses.Select(r => r.Describe()).ToList() : null)
     {
         EquivalencePercent = _options.Lead.Equivalence * 100,
+        Cores = _options.Allotments.Select(a => a.ToSpec()).ToList(),
         Sequential = _options.Lead.Design is SequentialDesign d
             ? new SequentialSpec(d.FirstLook, d.MaxLaunches, _options.BudgetSeconds, Math.Round(_loadSeconds, 1), _launchesRun, _stopped, _looks.ToList())
             : null,

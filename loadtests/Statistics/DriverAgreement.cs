@@ -24,7 +24,7 @@ public static class DriverAgreement
     {
         var disagreeing = new HashSet<CellResult>();
         foreach (var group in cells.Where(c => c.Summary is not null)
-                     .GroupBy(c => (c.Key.Target, c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency, c.Key.Rate)))
+                     .GroupBy(c => (c.Key.Target, c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency, c.Key.Rate, c.Key.Cores)))
         {
             var measured = group.ToList();
             if (measured.Count < 2) continue;

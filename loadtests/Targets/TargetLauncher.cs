@@ -35,7 +35,8 @@ public sealed class TargetLauncher
         _nextPort = portSource ?? FreeLoopbackPort;
     }
 
-    public async Task<RunningTarget> StartAsync(TargetDefinition target, ServiceSwitches switches, CancellationToken cancellationToken = default)
+    /// <param name="cpuList">taskset CPUs for this start (an allotment of --server-cores), instead of the launcher's own</param>
+    public async Task<RunningTarget> StartAsync(TargetDefinition target, ServiceSwitches switches, CancellationToken cancellationToken = default, string? cpuList = null)
     {
         if (!target.IsAvailable)
             throw new LaunchException($"target '{target.Name}' cannot run on this machine: {target.UnavailableReason}");
@@ -46,7 +47,7 @@ public sealed class TargetLauncher
         string lastFailure = "";
         for (var attempt = 0; attempt < PortAttempts; attempt++)
         {
-            var (running, exitCode, failure) = await TryStartAsync(target, assembly, _nextPort(), switches, cancellationToken);
+            var (running, exitCode, failure) = await TryStartAsync(target, assembly, _nextPort(), switches, cpuList ?? _cpuList, cancellationToken);
             if (running != null) return running;
             lastFailure = failure;
             if (exitCode != ServiceExitCodes.CannotListen) break;
@@ -55,9 +56,9 @@ public sealed class TargetLauncher
     }
 
     private async Task<(RunningTarget? Running, int? ExitCode, string Failure)> TryStartAsync(
-        TargetDefinition target, string assembly, int port, ServiceSwitches switches, CancellationToken cancellationToken)
+        TargetDefinition target, string assembly, int port, ServiceSwitches switches, string? cpuList, CancellationToken cancellationToken)
     {
-        var process = new Process { StartInfo = StartInfo(target, assembly, port, switches), EnableRaisingEvents = true };
+        var process = new Process { StartInfo = StartInfo(target, assembly, port, switches, cpuList), EnableRaisingEvents = true };
         var stderr = new OutputTail();
         var ready = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
         string? noDelay = null;
@@ -110,7 +111,7 @@ public sealed class TargetLauncher
         return (null, exitCode, failure);
     }
 
-    private ProcessStartInfo StartInfo(TargetDefinition target, string assembly, int port, ServiceSwitches switches)
+    private ProcessStartInfo StartInfo(TargetDefinition target, string assembly, int port, ServiceSwitches switches, string? cpuList)
     {
         // A .NET Framework exe runs directly on Windows and under Mono elsewhere; a .NET 10 dll under dotnet.
         var (host, hostArguments) = target.Host switch
@@ -121,7 +122,7 @@ public sealed class TargetLauncher
         };
         var info = new ProcessStartInfo
         {
-            FileName = _cpuList is null ? host : Measuring.ToolProcess.Locate("taskset", "util-linux"),
+            FileName = cpuList is null ? host : Measuring.ToolProcess.Locate("taskset", "util-linux"),
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             RedirectStandardInput = true,
@@ -131,10 +132,10 @@ public sealed class TargetLauncher
         // The service stops itself if this process dies without stopping it (SIGKILL): no orphans.
         info.Environment[ParentWatch.Variable] = Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture);
         Drivers.InlineSocketCompletions.Restore(info.Environment); // the comparator's socket setting is not the target's
-        if (_cpuList is not null)
+        if (cpuList is not null)
         {
             info.ArgumentList.Add("-c");
-            info.ArgumentList.Add(_cpuList);
+            info.ArgumentList.Add(cpuList);
             info.ArgumentList.Add(host);
         }
         foreach (var a in hostArguments) info.ArgumentList.Add(a);

@@ -6,10 +6,10 @@ using Comparator.Contracts;
 namespace Comparator.ListenerHosting
 {
     /// <summary>
-    /// A System.Net.HttpListener on the service's address and port with an accept loop that hands
-    /// every request to the handler without waiting for it. The same code runs on .NET 10 (managed
-    /// listener), Mono (Mono's listener) and .NET Framework (HTTP.sys), so targets built on it differ
-    /// only in what the handler does and in the runtime under it.
+    /// A System.Net.HttpListener on the service's address and port with <see cref="OutstandingAccepts"/>
+    /// accept loops, each handing every request to the handler without waiting for it. The same code
+    /// runs on .NET 10 (managed listener), Mono (Mono's listener) and .NET Framework (HTTP.sys), so
+    /// targets built on it differ only in what the handler does and in the runtime under it.
     /// </summary>
     public sealed class ListenerService : IDisposable
     {
@@ -32,9 +32,17 @@ namespace Comparator.ListenerHosting
                 throw new CannotListenException(e.Message, e);
             }
             var service = new ListenerService(listener);
-            _ = Task.Run(() => service.AcceptLoopAsync(handle));
+            for (var i = 0; i < OutstandingAccepts; i++) _ = Task.Run(() => service.AcceptLoopAsync(handle));
             return service;
         }
+
+        /// <summary>
+        /// GetContext calls kept outstanding: 5 per core, as Katana's OwinHttpListener (Microsoft.Owin.Host.HttpListener)
+        /// keeps by default. A handler runs inline on its loop until its first real await (Web API's pipeline
+        /// does all its work before the response write), so with one loop only one request at a time could
+        /// be taken in while the others waited: on two cores each request then woke the loop from the other core.
+        /// </summary>
+        public static readonly int OutstandingAccepts = 5 * Environment.ProcessorCount;
 
         private async Task AcceptLoopAsync(Func<HttpListenerContext, Task> handle)
         {

@@ -5,6 +5,7 @@ using System.ServiceModel.Channels;
 using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Contracts;
+using Comparator.ListenerHosting;
 
 namespace Comparator.WcfClassicService.Transport
 {
@@ -54,8 +55,10 @@ namespace Comparator.WcfClassicService.Transport
             _http = http;
             // Started here, not through Task.Run: the opening thread is the host's main thread, which then
             // waits for the life of the service, and must not leave a pool queue segment on its stack
-            // (see Apm.BeginOffPool). The loop runs on this thread only until its first await.
-            _ = AcceptLoopAsync();
+            // (see Apm.BeginOffPool). Each loop runs on this thread only until its first await. As many
+            // GetContext calls stay outstanding as in every HttpListener target (ListenerService), so the
+            // two stacks differ in their frameworks, not in how our glue takes requests in.
+            for (var i = 0; i < ListenerService.OutstandingAccepts; i++) _ = AcceptLoopAsync();
         }
 
         private async Task AcceptLoopAsync()

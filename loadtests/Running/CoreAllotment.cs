@@ -1,0 +1,107 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.Globalization;
+using System.Linq;
+using Comparator.Cli;
+using Comparator.Measuring;
+using Comparator.Results;
+
+namespace Comparator.Running;
+
+/// <summary>
+/// The cores a run gives its servers, one value of --server-cores: N cores of their own (the last N
+/// CPUs, the driver on the others), or shared (servers and driver on every core). Which stack leads
+/// can flip with it, so every cell, verdict and title says which allotment it was measured under.
+/// </summary>
+/// <param name="Label">"1", "2" ... or "shared": the cells' key (CellKey.Cores)</param>
+/// <param name="ServerCpus">taskset list the targets start under; null to leave them unpinned</param>
+/// <param name="DriverCpus">taskset list of the driver (this process and wrk/ab); null for every core</param>
+public sealed record CoreAllotment(string Label, string? ServerCpus, string? DriverCpus, string Description)
+{
+    public const string SharedLabel = "shared";
+
+    /// <summary>"on 1 core", "sharing 2 cores with the driver": what a verdict sentence says.</summary>
+    public string Phrase => Description;
+
+    public CoresSpec ToSpec() => new(Label, ServerCpus, DriverCpus, Description);
+
+    /// <summary>Servers and driver on every core, unpinned: the default on a machine too small to give both their own.</summary>
+    public static CoreAllotment Shared(int machineCores) =>
+        new(SharedLabel, null, null, $"sharing {Cores(machineCores)} with the driver");
+
+    /// <summary>--pin SERVER:DRIVER as an allotment: the servers' CPU count as its label.</summary>
+    public static CoreAllotment FromPin(CpuPin pin)
+    {
+        var servers = Expand(pin.ServerCpus);
+        var shared = Expand(pin.DriverCpus).Intersect(servers).Any();
+        return new(shared ? $"pin {pin.ServerCpus}:{pin.DriverCpus}" : servers.Count.ToString(CultureInfo.InvariantCulture), pin.ServerCpus, pin.DriverCpus,
+            shared ? $"on CPU {pin.ServerCpus}, the driver on CPU {pin.DriverCpus} (overlapping)" : $"on {Cores(servers.Count)} (CPU {pin.ServerCpus}), the driver on CPU {pin.DriverCpus}");
+    }
+
+    /// <summary>
+    /// --server-cores LIST: whole numbers of cores (1 to the machine's count), shared, or all (1, 2, 4 ...
+    /// while a core is left for the driver, then shared). N equal to the machine's cores is shared: the
+    /// driver has no core of its own left. Every mistake is one line.
+    /// </summary>
+    public static IReadOnlyList<CoreAllotment> Parse(string raw, int machineCores)
+    {
+        var items = raw.Split(',', StringSplitOptions.TrimEntries);
+        if (items.Length == 0 || items.Any(i => i.Length == 0))
+            throw new UsageException($"run: --server-cores takes a list of core counts, shared or all (such as 1,shared), not '{raw}'");
+        var allotments = new List<CoreAllotment>();
+        foreach (var item in items)
+        {
+            if (item == "all")
+            {
+                for (var n = 1; n < machineCores; n *= 2) allotments.Add(Own(n, machineCores));
+                allotments.Add(Shared(machineCores));
+                continue;
+            }
+            if (item == SharedLabel) { allotments.Add(Shared(machineCores)); continue; }
+            if (!int.TryParse(item, NumberStyles.None, CultureInfo.InvariantCulture, out var cores) || cores < 1)
+                throw new UsageException($"run: --server-cores takes core counts from 1, shared or all, not '{item}'");
+            if (cores > machineCores)
+                throw new UsageException($"run: --server-cores {cores}: this machine has {Cores(machineCores)}");
+            allotments.Add(cores == machineCores ? Shared(machineCores) : Own(cores, machineCores));
+        }
+        var twice = allotments.GroupBy(a => a.Label).FirstOrDefault(g => g.Count() > 1);
+        if (twice is not null)
+            throw new UsageException($"run: --server-cores names the allotment '{twice.Key}' twice" +
+                                     (twice.Key == SharedLabel ? $" ({machineCores} is shared on this {machineCores}-core machine: no core is left for the driver)" : ""));
+        return allotments;
+    }
+
+    /// <summary>N cores for the servers: the last N CPUs, the driver on CPU 0 up to the rest (CPU 0 takes most interrupts, the driver can have it).</summary>
+    private static CoreAllotment Own(int cores, int machineCores)
+    {
+        var first = machineCores - cores;
+        var servers = cores == 1 ? $"{first}" : $"{first}-{machineCores - 1}";
+        var driver = first == 1 ? "0" : $"0-{first - 1}";
+        return new(cores.ToString(CultureInfo.InvariantCulture), servers, driver, $"on {Cores(cores)} (CPU {servers}), the driver on CPU {driver}");
+    }
+
+    private static string Cores(int n) => n == 1 ? "1 core" : $"{n} cores";
+
+    /// <summary>The CPUs of a taskset list ("0-2,5" is 0, 1, 2, 5).</summary>
+    public static IReadOnlyList<int> Expand(string list) => list.Split(',').SelectMany(range =>
+    {
+        var ends = range.Split('-').Select(e => int.Parse(e, CultureInfo.InvariantCulture)).ToArray();
+        return Enumerable.Range(ends[0], (ends.Length == 2 ? ends[1] : ends[0]) - ends[0] + 1);
+    }).Distinct().OrderBy(c => c).ToList();
+
+    /// <summary>
+    /// Moves every thread of this process (the in-process driver) to the allotment's driver CPUs, or
+    /// back to every core for shared; new threads inherit it, and so do children started without taskset.
+    /// </summary>
+    public void PinDriver(int machineCores) => MoveThisProcess(DriverCpus ?? $"0-{machineCores - 1}");
+
+    /// <summary>Every thread of this process onto these CPUs (taskset -a -p).</summary>
+    public static void MoveThisProcess(string cpus)
+    {
+        var taskset = ToolProcess.Locate("taskset", "util-linux");
+        using var p = Process.Start(new ProcessStartInfo(taskset) { ArgumentList = { "-a", "-p", "-c", cpus, Environment.ProcessId.ToString(CultureInfo.InvariantCulture) }, RedirectStandardOutput = true })!;
+        p.WaitForExit();
+        if (p.ExitCode != 0) throw new UsageException($"run: --server-cores: taskset could not move the comparator to CPU {cpus}");
+    }
+}
