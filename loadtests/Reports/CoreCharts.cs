@@ -59,7 +59,7 @@ public static partial class Charts
             return plot;
         }
         var whiskers = cells.Any(c => c.Repeats.Count > 1) ? "bar = median window, whisker = min–max of every launch's windows" : "one window";
-        var under = string.Join(" · ", allotments.Select(a => $"{CoreParts.Short(run.Spec, a)}: {a.Description}"));
+        var under = string.Join(" · ", allotments.Select(a => a.Description));
         yield return Make(run, cells, CoresChart, "Requests per second against the servers' cores", Draw(m => m.RequestsPerSecond, "requests/s"), $"{whiskers}\n{under}");
         yield return Make(run, cells, CoresChart + "-cpu", "Server CPU µs per request against the servers' cores",
             Draw(m => m.ServerCpuUsPerRequest, "server CPU µs per request"), $"{whiskers}\n{under}");

@@ -34,7 +34,7 @@ public static class CoreParts
     public static string Phrase(RunSpec spec) => spec.Cores switch
     {
         { Count: 1 } one => one[0].Description,
-        { Count: > 1 } several => "under " + string.Join("; ", several.Select(c => c.Description)),
+        { Count: > 1 } several => string.Join("; then ", several.Select(c => c.Description)),
         _ when spec.SeparateServerCores is int separate => $"each on a machine of its own ({separate} cores)",
         _ when spec.Pin is string pin => pin,
         _ => $"sharing {spec.Machine.LogicalCores} cores with the driver",
@@ -46,10 +46,14 @@ public static class CoreParts
         { Label: "shared" } => $"sharing {spec.Machine.LogicalCores} cores",
         { Label: var n } when int.TryParse(n, NumberStyles.None, CultureInfo.InvariantCulture, out var count) => count == 1 ? "on 1 core" : $"on {count} cores",
         CoresSpec other => other.Description,
-        null when spec.Cores is { Count: > 1 } => "under " + string.Join(", ", spec.Cores.Select(c => Short(spec, c))),
+        null when spec.Cores is { Count: > 1 } => Joined(spec.Cores.Select(c => Short(spec, c)).ToList()),
         null when spec.SeparateServerCores is null && spec.Pin is null => $"sharing {spec.Machine.LogicalCores} cores",
         null => Phrase(spec),
     };
+
+    /// <summary>"on 1 core and sharing 2 cores", "on 1 core, on 2 cores and sharing 4 cores".</summary>
+    private static string Joined(IReadOnlyList<string> items) =>
+        items.Count == 1 ? items[0] : string.Join(", ", items.Take(items.Count - 1)) + " and " + items[^1];
 
     /// <summary>A title with its part's cores: "Side by side, on 1 core".</summary>
     public static string Titled(string title, RunResult part) => $"{title}, {Short(part.Spec)}";

@@ -117,7 +117,7 @@ public static class ForestChart
         var baseline = run.Spec.BaselineTarget;
         var others = string.Join(", ", rows.Select(v => v.Other).Distinct());
         var title = $"Every judgment: {others} against {baseline}";
-        var note = $"{rows.Count} judgments: req/s higher is faster; cpu and p90 at a fixed rate, lower is cheaper\n{Verdict.Cores(run.Spec)}";
+        var note = $"{rows.Count} judgments: req/s higher is faster; cpu and p90 at a fixed rate, lower is cheaper\nthe servers {CoreParts.Phrase(run.Spec)}";
         // A row needs about 22 pixels to stay legible; title, legend and axis take the rest.
         return Charts.Titled(run, Name, title, plot, note) with { Height = Math.Max(Chart.DefaultHeight, 260 + 22 * rows.Count) };
     }

@@ -5,7 +5,6 @@ using System.ServiceModel.Channels;
 using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Contracts;
-using Comparator.ListenerHosting;
 
 namespace Comparator.WcfClassicService.Transport
 {
@@ -55,10 +54,11 @@ namespace Comparator.WcfClassicService.Transport
             _http = http;
             // Started here, not through Task.Run: the opening thread is the host's main thread, which then
             // waits for the life of the service, and must not leave a pool queue segment on its stack
-            // (see Apm.BeginOffPool). Each loop runs on this thread only until its first await. As many
-            // GetContext calls stay outstanding as in every HttpListener target (ListenerService), so the
-            // two stacks differ in their frameworks, not in how our glue takes requests in.
-            for (var i = 0; i < ListenerService.OutstandingAccepts; i++) _ = AcceptLoopAsync();
+            // (see Apm.BeginOffPool). The loop runs on this thread only until its first await.
+            // One loop, unlike ListenerService's 5 per core: this loop only reads the body and queues the
+            // request for a channel, so it never runs the framework inline. 5 per core measured no better
+            // here and slower on one core (docs/findings.md, "The cores").
+            _ = AcceptLoopAsync();
         }
 
         private async Task AcceptLoopAsync()
