@@ -78,6 +78,10 @@ public sealed class ScenarioRunTests : IDisposable
         }
         Assert.Contains("echo-order", stdout); // the side-by-side table names the operations
         Assert.Contains("echo-order, time: asked differently of each target", File.ReadAllText(Path.Combine(dir, "report.md"))); // SOAP beside REST: no framework-only claim
+        // Services given by URL were placed by whoever started them: the verdict does not claim they shared the driver's cores.
+        var summary = File.ReadAllText(Path.Combine(dir, "summary.md"));
+        Assert.Contains("on the cores they were started with", summary);
+        Assert.DoesNotContain("cores with the driver", summary);
     }
 
     [Fact]

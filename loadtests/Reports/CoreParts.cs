@@ -2,6 +2,7 @@ using System.Collections.Generic;
 using System.Globalization;
 using System.Linq;
 using Comparator.Results;
+using Comparator.Running;
 
 namespace Comparator.Reports;
 
@@ -33,9 +34,9 @@ public static class CoreParts
     /// </summary>
     public static string Phrase(RunSpec spec) => spec.Cores switch
     {
+        _ when spec.SeparateServerCores is int own => $"each on a machine of its own ({own} cores)",
         { Count: 1 } one => one[0].Description,
         { Count: > 1 } several => string.Join("; then ", several.Select(c => c.Description)),
-        _ when spec.SeparateServerCores is int separate => $"each on a machine of its own ({separate} cores)",
         _ when spec.Pin is string pin => pin,
         _ => $"sharing {spec.Machine.LogicalCores} cores with the driver",
     };
@@ -43,6 +44,8 @@ public static class CoreParts
     /// <summary>The short form for titles and table cells: "on 1 core", "sharing 2 cores", "on CPU 1".</summary>
     public static string Short(RunSpec spec, CoresSpec? cores = null) => (cores ?? (spec.Cores is { Count: 1 } one ? one[0] : null)) switch
     {
+        _ when spec.SeparateServerCores is int own => $"on machines of their own ({own} cores)",
+        { Description: var d } when d == CoreAllotment.AsStarted => "on the cores they were started with",
         { Label: "shared" } => $"sharing {spec.Machine.LogicalCores} cores",
         { Label: var n } when int.TryParse(n, NumberStyles.None, CultureInfo.InvariantCulture, out var count) => count == 1 ? "on 1 core" : $"on {count} cores",
         CoresSpec other => other.Description,

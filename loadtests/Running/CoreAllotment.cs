@@ -30,6 +30,12 @@ public sealed record CoreAllotment(string Label, string? ServerCpus, string? Dri
     public static CoreAllotment Shared(int machineCores) =>
         new(SharedLabel, null, null, $"sharing {Cores(machineCores)} with the driver");
 
+    /// <summary>Services given by URL: the comparator does not place them; their cores are whatever started them gave.</summary>
+    public const string AsStarted = "on the cores they were started with (services given by URL)";
+
+    /// <summary>The allotment of a run whose every target is a service given by URL (labelled shared, so such runs pair up in a diff).</summary>
+    public static CoreAllotment External() => new(SharedLabel, null, null, AsStarted);
+
     /// <summary>--pin SERVER:DRIVER as an allotment: the servers' CPU count as its label.</summary>
     public static CoreAllotment FromPin(CpuPin pin)
     {

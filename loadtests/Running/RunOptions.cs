@@ -61,7 +61,12 @@ public sealed record RunOptions(
     // ServerCores: --server-cores, each allotment its own set of cells; null: the one of --pin, or shared.
 
     /// <summary>The allotments of cores the cells are measured under, in order: --server-cores, else --pin's, else shared.</summary>
-    public IReadOnlyList<CoreAllotment> Allotments => ServerCores ?? new[] { Pin is CpuPin pin ? CoreAllotment.FromPin(pin) : CoreAllotment.Shared(Environment.ProcessorCount) };
+    public IReadOnlyList<CoreAllotment> Allotments => ServerCores ?? new[]
+    {
+        Pin is CpuPin pin ? CoreAllotment.FromPin(pin)
+        : Targets.Count > 0 && Targets.All(t => t.IsExternal) ? CoreAllotment.External()
+        : CoreAllotment.Shared(Environment.ProcessorCount),
+    };
 
     // Budget: the load the added launches may spend when the rule's design adds launches until cells settle (Lead.Design).
 
