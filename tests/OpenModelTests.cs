@@ -16,7 +16,7 @@ using Xunit;
 
 namespace Comparator.Tests;
 
-/// <summary>The socket driver's open model (a constant arrival rate) and its response parser.</summary>
+/// <summary>The socket driver's open model (a constant arrival rate).</summary>
 public sealed class OpenModelTests
 {
     private readonly Xunit.Abstractions.ITestOutputHelper _output;
@@ -97,48 +97,6 @@ public sealed class OpenModelTests
         Assert.Equal(0.5, Assert.Single(RunOptionsParser.Rates(null, quick: false)).ShareOfCapacity);
         Assert.Empty(RunOptionsParser.Rates(null, quick: true));
     }
-
-    private static async Task<(ResponseHead? Head, string Body)> Parse(string wire)
-    {
-        var reader = PipeReader.Create(new MemoryStream(Encoding.ASCII.GetBytes(wire)));
-        var head = await ResponseReader.ReadHeadAsync(reader, CancellationToken.None);
-        var sink = new Collect();
-        if (head is ResponseHead h) await ResponseReader.ReadBodyAsync(reader, h, sink, CancellationToken.None);
-        return (head, sink.Text.ToString());
-    }
-
-    private sealed class Collect : IBodySink
-    {
-        public readonly StringBuilder Text = new();
-        public void Feed(ReadOnlySpan<byte> piece) => Text.Append(Encoding.ASCII.GetString(piece));
-    }
-
-    [Fact]
-    public async Task The_parser_reads_content_length_chunked_with_extensions_and_trailers_and_close()
-    {
-        var (head, body) = await Parse("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: keep-alive\r\n\r\nhello");
-        Assert.Equal(new ResponseHead(200, 5, false, false), head);
-        Assert.Equal("hello", body);
-
-        (head, body) = await Parse("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n3;x=1\r\nabc\r\n2\r\nde\r\n0\r\nX-Trailer: 1\r\n\r\n");
-        Assert.Equal(new ResponseHead(200, null, true, true), head);
-        Assert.Equal("abcde", body);
-
-        (head, body) = await Parse("HTTP/1.0 404 Not Found\r\n\r\ngone");
-        Assert.Equal(new ResponseHead(404, null, false, true), head); // HTTP/1.0 without keep-alive closes; the body runs to the end
-        Assert.Equal("gone", body);
-
-        (head, _) = await Parse("");
-        Assert.Null(head); // the server closed a kept-alive connection before answering
-    }
-
-    [Theory]
-    [InlineData("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", typeof(EndOfStreamException))]
-    [InlineData("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", typeof(InvalidDataException))]
-    [InlineData("SSH-2.0-OpenSSH\r\n\r\n", typeof(InvalidDataException))]
-    [InlineData("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", typeof(InvalidDataException))]
-    public async Task Malformed_framing_is_an_error_not_a_success(string wire, Type expected) =>
-        Assert.IsType(expected, await Record.ExceptionAsync(() => Parse(wire)));
 }
 
 /// <summary>Fixed-rate passes in a run: after each closed-loop cell, at a share of the pair's lower capacity, judged on cost.</summary>

@@ -21,6 +21,7 @@ internal sealed class SocketConnection : IDisposable
     private readonly DnsEndPoint _endpoint;
     private readonly ByteCounters _counters;
     private readonly AnswerMatcher _matcher;
+    private readonly string _method;
     private Socket? _socket;
     private PipeReader? _reader;
     private long _exchanges;
@@ -32,6 +33,7 @@ internal sealed class SocketConnection : IDisposable
         _endpoint = endpoint;
         _counters = counters;
         _matcher = new AnswerMatcher(request);
+        _method = request.Method;
     }
 
     /// <summary>Aborts the exchange under way when it started more than <paramref name="limit"/> Stopwatch ticks before <paramref name="now"/>.</summary>
@@ -62,7 +64,7 @@ internal sealed class SocketConnection : IDisposable
                 if (_socket is null) await ConnectAsync(cancellationToken);
                 await _socket!.SendAsync(request, SocketFlags.None, cancellationToken);
                 _counters.AddSent(request.Length);
-                var head = await ResponseReader.ReadHeadAsync(_reader!, cancellationToken);
+                var head = await ResponseReader.ReadHeadAsync(_reader!, _method, cancellationToken);
                 if (head is not ResponseHead h)
                 {
                     // The server ended a kept-alive connection before this request reached it: not its answer to give.
@@ -73,7 +75,7 @@ internal sealed class SocketConnection : IDisposable
                 _matcher.Start(h.Status);
                 await ResponseReader.ReadBodyAsync(_reader!, h, new Sink(_matcher), cancellationToken);
                 _exchanges++;
-                if (h.Close || !keepAlive || (h.ContentLength is null && !h.Chunked)) Close();
+                if (!h.KeepsConnection || !keepAlive) Close();
                 var problem = _matcher.Finish(out var non2xx);
                 return new SocketSession.Outcome(problem, non2xx, _matcher.Length, null);
             }
@@ -108,6 +110,8 @@ internal sealed class SocketConnection : IDisposable
         _counters.AddConnection();
         _socket = socket;
         _exchanges = 0;
+        // Plain TCP (targets are http:// URLs): an https target would be read through an SslStream over
+        // the CountingStream here (so the bytes counted stay the wire's), by the same ResponseReader.
         _reader = PipeReader.Create(new CountingStream(new NetworkStream(socket, ownsSocket: true), _counters),
             new StreamPipeReaderOptions(bufferSize: 16 * 1024, minimumReadSize: 4 * 1024));
     }

@@ -11,7 +11,8 @@ namespace Comparator.Verification;
 
 /// <summary>
 /// Checks every endpoint of a target over a raw socket: status, content type, framing
-/// (Content-Length or chunked, as the contract says) and body bytes. A target that fails any
+/// (Content-Length or chunked, as the contract says) and body bytes. The answer is read by
+/// <see cref="ResponseReader"/>, as the socket driver reads it under load. A target that fails any
 /// check is not to be measured (TechEmpower's rule: verify before load).
 /// </summary>
 public static class EndpointVerifier
@@ -39,6 +40,10 @@ public static class EndpointVerifier
         catch (Exception e) when (e is System.IO.IOException or System.Net.Sockets.SocketException or TimeoutException)
         {
             return new Check(target, endpoint.Name, false, null, "-", null, "no response: " + e.Message);
+        }
+        catch (System.IO.InvalidDataException e)
+        {
+            return new Check(target, endpoint.Name, false, null, "-", null, e.Message); // "framing: ...", as the socket driver counts it under load
         }
 
         var framing = response.IsChunked ? "chunked" : response.ContentLength is not null ? "content-length" : "none";

@@ -1,7 +1,9 @@
 using System;
+using System.Buffers;
 using System.Collections.Generic;
 using System.Globalization;
 using System.IO;
+using System.IO.Pipelines;
 using System.Net.Sockets;
 using System.Text;
 using System.Threading;
@@ -12,8 +14,9 @@ namespace Comparator.Wire;
 
 /// <summary>
 /// HTTP/1.1 over a plain socket, with nothing in between: the request bytes are exactly the ones
-/// built here (the same for every target but the Host header), and the response is read and
-/// de-framed by hand, so Content-Length and chunk framing are seen as they are on the wire.
+/// built here (the same for every target but the Host header), and the answer is read and de-framed
+/// by <see cref="ResponseReader"/>, the reader the socket driver uses under load, so Content-Length
+/// and chunk framing are seen as they are on the wire and judged by the same rules.
 /// </summary>
 public static class RawHttp
 {
@@ -43,7 +46,11 @@ public static class RawHttp
         return all;
     }
 
-    /// <summary>Opens a connection, sends the request, reads one response, closes.</summary>
+    /// <summary>
+    /// Opens a connection, sends the request, reads one answer through <see cref="ResponseReader"/>
+    /// (the method in the request line decides whether it may have a body), closes. Malformed framing
+    /// is an <see cref="InvalidDataException"/> ("framing: ..."); an answer cut short an <see cref="IOException"/>.
+    /// </summary>
     public static async Task<RawResponse> SendAsync(Uri baseUrl, byte[] request, TimeSpan timeout, CancellationToken cancellationToken = default)
     {
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
@@ -52,9 +59,12 @@ public static class RawHttp
         try
         {
             await client.ConnectAsync(baseUrl.Host, baseUrl.Port, deadline.Token);
-            var stream = client.GetStream();
+            // Plain TCP: targets are http:// URLs (ExternalTarget refuses others). An https target
+            // would wrap this stream in an SslStream (AuthenticateAsClientAsync with baseUrl.Host) here;
+            // writing and reading would stay as they are.
+            Stream stream = client.GetStream();
             await stream.WriteAsync(request, deadline.Token);
-            return await ReadResponseAsync(stream, deadline.Token);
+            return await ReadResponseAsync(stream, RequestMethod(request), deadline.Token);
         }
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
@@ -62,52 +72,41 @@ public static class RawHttp
         }
     }
 
-    /// <summary>Reads one HTTP/1.1 response from a stream and de-frames its body.</summary>
-    public static async Task<RawResponse> ReadResponseAsync(Stream stream, CancellationToken cancellationToken)
+    /// <summary>The method of a request, from its request line.</summary>
+    public static string RequestMethod(byte[] request)
     {
-        var reader = new ByteReader(stream);
-        var statusLine = await reader.ReadLineAsync(cancellationToken) ?? throw new IOException("connection closed before a status line");
-        var parts = statusLine.Split(' ', 3);
-        if (parts.Length < 2 || !parts[0].StartsWith("HTTP/1.", StringComparison.Ordinal) || !int.TryParse(parts[1], out var status))
-            throw new IOException("not an HTTP/1.x status line: " + statusLine);
-
-        var headers = new List<KeyValuePair<string, string>>();
-        while (true)
-        {
-            var line = await reader.ReadLineAsync(cancellationToken) ?? throw new IOException("connection closed inside the headers");
-            if (line.Length == 0) break;
-            var colon = line.IndexOf(':');
-            if (colon <= 0) throw new IOException("malformed header line: " + line);
-            headers.Add(new(line[..colon].Trim(), line[(colon + 1)..].Trim()));
-        }
-        var headBytes = reader.Consumed;
-        var response = new RawResponse(status, headers, Array.Empty<byte>(), headBytes, headBytes);
-
-        byte[] body;
-        if (status is (>= 100 and < 200) or 204 or 304) body = Array.Empty<byte>();
-        else if (response.IsChunked) body = await ReadChunkedAsync(reader, cancellationToken);
-        else if (response.ContentLength is long length) body = await reader.ReadExactlyAsync(checked((int)length), cancellationToken);
-        else body = await reader.ReadToEndAsync(cancellationToken);
-        return response with { Body = body, WireBytes = reader.Consumed };
+        var space = Array.IndexOf(request, (byte)' ');
+        return space > 0 ? Encoding.ASCII.GetString(request, 0, space) : throw new ArgumentException("a request without a request line", nameof(request));
     }
 
-    private static async Task<byte[]> ReadChunkedAsync(ByteReader reader, CancellationToken cancellationToken)
+    /// <summary>Reads one answer to a request of <paramref name="method"/> from a stream, whole, through <see cref="ResponseReader"/>.</summary>
+    public static async Task<RawResponse> ReadResponseAsync(Stream stream, string method, CancellationToken cancellationToken)
     {
-        using var body = new MemoryStream();
-        while (true)
+        var reader = PipeReader.Create(stream, new StreamPipeReaderOptions(leaveOpen: true));
+        try
         {
-            var sizeLine = await reader.ReadLineAsync(cancellationToken) ?? throw new IOException("connection closed inside a chunked body");
-            var semicolon = sizeLine.IndexOf(';');
-            var hex = semicolon >= 0 ? sizeLine[..semicolon] : sizeLine;
-            if (!int.TryParse(hex.Trim(), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out var size) || size < 0)
-                throw new IOException("bad chunk size line: " + sizeLine);
-            if (size == 0)
-            {
-                while ((await reader.ReadLineAsync(cancellationToken) ?? "").Length > 0) { } // trailers, then the empty line
-                return body.ToArray();
-            }
-            body.Write(await reader.ReadExactlyAsync(size, cancellationToken));
-            if ((await reader.ReadLineAsync(cancellationToken)) != "") throw new IOException("chunk not followed by CRLF");
+            var headers = new List<KeyValuePair<string, string>>();
+            var head = await ResponseReader.ReadHeadAsync(reader, method, cancellationToken, headers)
+                       ?? throw new EndOfStreamException("the connection closed before a status line");
+            var body = new BodyCollector();
+            var bodyBytes = await ResponseReader.ReadBodyAsync(reader, head, body, cancellationToken);
+            return new RawResponse(head, headers, body.Bytes.WrittenSpan.ToArray(), head.HeadBytes + bodyBytes);
+        }
+        finally
+        {
+            await reader.CompleteAsync();
+        }
+    }
+
+    /// <summary>Keeps a whole body, for checks that need all of it.</summary>
+    private sealed class BodyCollector : IBodySink
+    {
+        public readonly ArrayBufferWriter<byte> Bytes = new();
+
+        public void Feed(ReadOnlySpan<byte> piece)
+        {
+            if (Bytes.WrittenCount + (long)piece.Length > Array.MaxLength) throw new InvalidDataException($"a body over {Array.MaxLength} bytes: too long to keep for checking");
+            Bytes.Write(piece);
         }
     }
 }

@@ -4,22 +4,25 @@ using System.Linq;
 
 namespace Comparator.Wire;
 
-/// <summary>An HTTP/1.1 response as it came off the socket: head, de-framed body, and byte counts.</summary>
-public sealed record RawResponse(
-    int StatusCode,
-    IReadOnlyList<KeyValuePair<string, string>> Headers,
-    byte[] Body,
-    long HeadBytes,
-    long WireBytes)
+/// <summary>
+/// One HTTP/1.1 answer as <see cref="ResponseReader"/> read it off the socket: its head (framing as
+/// the reader decided it), every field line, the de-framed body, and its bytes on the wire.
+/// </summary>
+public sealed record RawResponse(ResponseHead Head, IReadOnlyList<KeyValuePair<string, string>> Headers, byte[] Body, long WireBytes)
 {
+    public int StatusCode => Head.Status;
+
+    public long HeadBytes => Head.HeadBytes;
+
+    public bool IsChunked => Head.Chunked;
+
+    /// <summary>The Content-Length the framing used or, on a body-less answer, announced; null when chunked or absent.</summary>
+    public long? ContentLength => Head.ContentLength;
+
     public IEnumerable<string> HeaderValues(string name) =>
         Headers.Where(h => string.Equals(h.Key, name, StringComparison.OrdinalIgnoreCase)).Select(h => h.Value);
 
     public string? Header(string name) => HeaderValues(name).FirstOrDefault();
 
     public bool HasHeader(string name) => HeaderValues(name).Any();
-
-    public bool IsChunked => HeaderValues("Transfer-Encoding").Any(v => v.Contains("chunked", StringComparison.OrdinalIgnoreCase));
-
-    public long? ContentLength => long.TryParse(Header("Content-Length"), out var n) ? n : null;
 }

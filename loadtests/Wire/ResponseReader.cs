@@ -1,68 +1,157 @@
 using System;
 using System.Buffers;
 using System.Buffers.Text;
-using System.Text;
+using System.Collections.Generic;
 using System.IO;
 using System.IO.Pipelines;
+using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
 
 namespace Comparator.Wire;
 
-/// <summary>What a response's head says about the connection and the body that follows.</summary>
-public readonly record struct ResponseHead(int Status, long? ContentLength, bool Chunked, bool Close);
+/// <summary>How a response's body is delimited on the wire (RFC 9112 §6.3).</summary>
+public enum BodyFraming
+{
+    /// <summary>No body, whatever the head says: an answer to HEAD, a 1xx, 204 or 304.</summary>
+    None,
+    /// <summary>Exactly <see cref="ResponseHead.ContentLength"/> bytes.</summary>
+    ContentLength,
+    /// <summary>Transfer-Encoding whose last coding is chunked.</summary>
+    Chunked,
+    /// <summary>Everything until the server closes the connection.</summary>
+    UntilClose,
+}
+
+/// <summary>What a response's head says about the body that follows and the connection.</summary>
+/// <param name="ContentLength">the Content-Length field's value where no Transfer-Encoding overrides it (also on a body-less answer, where it is only information), else null</param>
+/// <param name="Close">the server ends the connection after this answer (Connection: close, or HTTP/1.0 without keep-alive)</param>
+/// <param name="HeadBytes">the head's bytes on the wire, any interim 1xx heads before it included</param>
+public readonly record struct ResponseHead(int Status, BodyFraming Framing, long? ContentLength, bool Close, long HeadBytes = 0)
+{
+    public bool Chunked => Framing == BodyFraming.Chunked;
+
+    /// <summary>Whether the connection can carry the next request once the body is read.</summary>
+    public bool KeepsConnection => !Close && Framing != BodyFraming.UntilClose;
+}
 
 /// <summary>
-/// Reads HTTP/1.1 responses from a connection's <see cref="PipeReader"/>: the head, then a body
-/// framed by Content-Length or chunked transfer coding, handing every piece of the body to a sink as
-/// it arrives (nothing is copied unless the sink copies it). Malformed framing is an
-/// <see cref="InvalidDataException"/>; a connection that ends early is an <see cref="EndOfStreamException"/>.
+/// The one reader of HTTP/1.1 responses in the comparator: the socket driver, both verifiers and the
+/// tests read every answer through it, so they frame every answer alike. It reads from a
+/// <see cref="PipeReader"/>: the head, then the body, handing every piece of the body to a sink as it
+/// arrives (nothing is copied unless the sink copies it).
+/// <para>The rules, after RFC 9112:</para>
+/// <list type="bullet">
+/// <item>Line ends: a line ends at LF, and one CR before it is dropped, in the status line, header
+/// lines, chunk-size lines, after chunk data and in trailers alike (RFC 9112 §2.2 lets a recipient
+/// take a bare LF as a line end; HttpClient, browsers and wrk's parser do, so an answer one client
+/// reads is not a failure here). A CR elsewhere is part of the line.</item>
+/// <item>No body (§6.3): the answer to a HEAD request (the request's method decides), and every 1xx,
+/// 204 and 304, end at their head whatever Content-Length or Transfer-Encoding they carry. An interim
+/// 1xx (100 Continue, 103 Early Hints; not 101) is skipped and the final answer read after it; 101 is
+/// final and closes the connection (it no longer speaks HTTP/1.1).</item>
+/// <item>Chunked: the last coding of Transfer-Encoding (all its field lines, comma lists, tokens
+/// compared case-insensitively) is "chunked". Any Transfer-Encoding overrides Content-Length; one
+/// whose last coding is not chunked runs until the server closes. Transfer-Encoding on an HTTP/1.0
+/// answer is a framing error.</item>
+/// <item>Content-Length: one or more field lines and list members, each 1*DIGIT, all the same value
+/// that fits a long; anything else (empty, signed, spaced digits, differing values) is a bad
+/// Content-Length, a framing error, wherever there is no Transfer-Encoding (on a
+/// HEAD, 204 or 304 answer too: the field is then wrong, not merely unused).</item>
+/// <item>Chunk sizes: 1 to 16 hexadecimal digits, as a long, at most <see cref="MaxChunkBytes"/>; chunk
+/// extensions are ignored; trailer fields are read and dropped.</item>
+/// <item>Neither Content-Length nor Transfer-Encoding: the body runs until the server closes.</item>
+/// </list>
+/// Malformed framing is a <see cref="InvalidDataException"/> whose message starts "framing: "; a
+/// connection that ends early is an <see cref="EndOfStreamException"/>. Plain TCP only: an https
+/// target would be read through the same reader over an SslStream (where the connection is opened:
+/// <see cref="RawHttp.SendAsync"/> and the socket driver's connection).
 /// </summary>
 public static class ResponseReader
 {
-    private static ReadOnlySpan<byte> HeadEnd => "\r\n\r\n"u8;
-    private static ReadOnlySpan<byte> Crlf => "\r\n"u8;
+    /// <summary>The longest head (and trailer section) accepted: a server that sends more is not speaking HTTP to us.</summary>
+    public const int MaxHeadBytes = 64 * 1024;
 
-    /// <summary>The longest head accepted: a server that sends more is not speaking HTTP to us.</summary>
-    private const int MaxHeadBytes = 64 * 1024;
+    /// <summary>The largest chunk accepted; a bigger size is a framing error, not a wait for bytes that will not come.</summary>
+    public const long MaxChunkBytes = 1L << 30;
 
-    /// <returns>the head, or null when the connection ended before any byte of it (a kept-alive connection the server closed)</returns>
+    /// <summary>The longest chunk-size line (size and extensions).</summary>
+    private const int MaxChunkLineBytes = 4096;
+
+    /// <summary>Interim 1xx answers skipped before the final one; more is a server that never answers.</summary>
+    private const int MaxInterimAnswers = 8;
+
+    /// <summary>An answer whose framing cannot be trusted: one line that says why. A failed response (or check), never a wait.</summary>
+    public static InvalidDataException FramingError(string reason) => new("framing: " + reason);
+
+    /// <summary>Whether an answer to this request method has no body, whatever its head says.</summary>
+    public static bool BodilessMethod(string method) => method == "HEAD";
+
+    /// <param name="method">the request's method: the answer to HEAD has no body</param>
+    /// <param name="headers">when given, every field line of the final head is added to it (values trimmed, folded lines joined)</param>
+    /// <returns>the final head, or null when the connection ended before any byte of it (a kept-alive connection the server closed)</returns>
     [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder<>))]
-    public static async ValueTask<ResponseHead?> ReadHeadAsync(PipeReader reader, CancellationToken cancellationToken)
+    public static async ValueTask<ResponseHead?> ReadHeadAsync(PipeReader reader, string method, CancellationToken cancellationToken,
+        List<KeyValuePair<string, string>>? headers = null)
     {
+        long headBytes = 0;
+        var interim = 0;
         while (true)
         {
             var result = await reader.ReadAsync(cancellationToken);
             var buffer = result.Buffer;
-            var sequence = new SequenceReader<byte>(buffer);
-            if (sequence.TryReadTo(out ReadOnlySequence<byte> head, HeadEnd))
+            if (FindHeadEnd(buffer) is SequencePosition end)
             {
-                var parsed = ParseHead(head.IsSingleSegment ? head.FirstSpan : head.ToArray());
-                reader.AdvanceTo(sequence.Position);
-                return parsed;
+                var raw = buffer.Slice(0, end);
+                headBytes += raw.Length;
+                headers?.Clear();
+                ResponseHead head;
+                try { head = ParseHead(raw.IsSingleSegment ? raw.FirstSpan : raw.ToArray(), method, headers); }
+                finally { reader.AdvanceTo(end); }
+                if (head.Status is >= 100 and < 200 and not 101)
+                {
+                    if (++interim > MaxInterimAnswers) throw FramingError($"more than {MaxInterimAnswers} interim 1xx answers");
+                    continue;
+                }
+                return head with { HeadBytes = headBytes };
             }
-            if (buffer.Length > MaxHeadBytes) throw new InvalidDataException($"a response head over {MaxHeadBytes} bytes");
+            if (buffer.Length > MaxHeadBytes) throw FramingError($"a response head over {MaxHeadBytes} bytes");
             if (result.IsCompleted)
             {
                 var empty = buffer.IsEmpty;
                 reader.AdvanceTo(buffer.End);
-                if (empty) return null;
+                if (empty && headBytes == 0) return null;
                 throw new EndOfStreamException("the connection ended inside a response head");
             }
             reader.AdvanceTo(buffer.Start, buffer.End);
         }
     }
 
-    /// <summary>Reads the body the head announced, piece by piece into <paramref name="sink"/>.</summary>
-    public static ValueTask ReadBodyAsync<TSink>(PipeReader reader, ResponseHead head, TSink sink, CancellationToken cancellationToken) where TSink : IBodySink =>
-        head.Chunked ? ReadChunkedAsync(reader, sink, cancellationToken)
-        : head.ContentLength is long length ? ReadLengthAsync(reader, length, sink, cancellationToken)
-        : head.Status is 204 or 304 || head.Status < 200 ? ValueTask.CompletedTask
-        : ReadToEndAsync(reader, sink, cancellationToken);
-
-    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder))]
-    private static async ValueTask ReadLengthAsync<TSink>(PipeReader reader, long remaining, TSink sink, CancellationToken cancellationToken) where TSink : IBodySink
+    /// <summary>Where the head ends: just past the empty line after the status and field lines.</summary>
+    private static SequencePosition? FindHeadEnd(in ReadOnlySequence<byte> buffer)
     {
+        var sequence = new SequenceReader<byte>(buffer);
+        while (sequence.TryAdvanceTo((byte)'\n'))
+            if (sequence.IsNext((byte)'\n', advancePast: true) || sequence.IsNext("\r\n"u8, advancePast: true))
+                return sequence.Position;
+        return null;
+    }
+
+    /// <summary>Reads the body the head announced, piece by piece into <paramref name="sink"/>.</summary>
+    /// <returns>the body's bytes on the wire, chunk framing and trailers included</returns>
+    public static ValueTask<long> ReadBodyAsync<TSink>(PipeReader reader, ResponseHead head, TSink sink, CancellationToken cancellationToken) where TSink : IBodySink =>
+        head.Framing switch
+        {
+            BodyFraming.Chunked => ReadChunkedAsync(reader, sink, cancellationToken),
+            BodyFraming.ContentLength => ReadLengthAsync(reader, head.ContentLength!.Value, sink, cancellationToken),
+            BodyFraming.UntilClose => ReadToEndAsync(reader, sink, cancellationToken),
+            _ => ValueTask.FromResult(0L),
+        };
+
+    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder<>))]
+    private static async ValueTask<long> ReadLengthAsync<TSink>(PipeReader reader, long length, TSink sink, CancellationToken cancellationToken) where TSink : IBodySink
+    {
+        var remaining = length;
         while (remaining > 0)
         {
             var result = await reader.ReadAsync(cancellationToken);
@@ -71,57 +160,73 @@ public static class ResponseReader
             foreach (var segment in take) sink.Feed(segment.Span);
             remaining -= take.Length;
             reader.AdvanceTo(take.End);
-            if (remaining > 0 && result.IsCompleted) throw new EndOfStreamException($"the connection ended {remaining} bytes before the body's Content-Length");
+            if (remaining > 0 && result.IsCompleted) throw new EndOfStreamException($"the connection ended {remaining} bytes before the end of a body of {length}");
         }
+        return length;
     }
 
-    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder))]
-    private static async ValueTask ReadToEndAsync<TSink>(PipeReader reader, TSink sink, CancellationToken cancellationToken) where TSink : IBodySink
+    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder<>))]
+    private static async ValueTask<long> ReadToEndAsync<TSink>(PipeReader reader, TSink sink, CancellationToken cancellationToken) where TSink : IBodySink
     {
+        long read = 0;
         while (true)
         {
             var result = await reader.ReadAsync(cancellationToken);
             foreach (var segment in result.Buffer) sink.Feed(segment.Span);
+            read += result.Buffer.Length;
             reader.AdvanceTo(result.Buffer.End);
-            if (result.IsCompleted) return;
+            if (result.IsCompleted) return read;
         }
     }
-
-    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder))]
-    private static async ValueTask ReadChunkedAsync<TSink>(PipeReader reader, TSink sink, CancellationToken cancellationToken) where TSink : IBodySink
-    {
-        while (true)
-        {
-            var size = await ReadLineAsync(reader, ParseChunkSize, cancellationToken);
-            if (size == 0)
-            {
-                // Trailers, if any, then the empty line that ends the message.
-                while (await ReadLineAsync(reader, line => (long)line.Length, cancellationToken) > 0) { }
-                return;
-            }
-            await ReadLengthAsync(reader, size, sink, cancellationToken);
-            if (await ReadLineAsync(reader, line => (long)line.Length, cancellationToken) != 0)
-                throw new InvalidDataException("a chunk's data is not followed by CRLF");
-        }
-    }
-
-    private delegate long LineParser(ReadOnlySpan<byte> line);
 
     [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder<>))]
-    private static async ValueTask<long> ReadLineAsync(PipeReader reader, LineParser parse, CancellationToken cancellationToken)
+    private static async ValueTask<long> ReadChunkedAsync<TSink>(PipeReader reader, TSink sink, CancellationToken cancellationToken) where TSink : IBodySink
+    {
+        long wire = 0;
+        while (true)
+        {
+            var (size, sizeLine) = await ReadLineAsync(reader, Line.ChunkSize, MaxChunkLineBytes, cancellationToken);
+            wire += sizeLine;
+            if (size == 0)
+            {
+                // Trailer fields, if any, then the empty line that ends the message.
+                var trailers = 0L;
+                while (true)
+                {
+                    var (length, bytes) = await ReadLineAsync(reader, Line.Length, MaxHeadBytes, cancellationToken);
+                    wire += bytes;
+                    if (length == 0) return wire;
+                    if ((trailers += bytes) > MaxHeadBytes) throw FramingError($"trailer fields over {MaxHeadBytes} bytes");
+                }
+            }
+            wire += await ReadLengthAsync(reader, size, sink, cancellationToken);
+            var (rest, end) = await ReadLineAsync(reader, Line.Length, MaxChunkLineBytes, cancellationToken);
+            if (rest != 0) throw FramingError("a chunk's data is not followed by a line end");
+            wire += end;
+        }
+    }
+
+    private enum Line { Length, ChunkSize }
+
+    /// <returns>the line's parsed value (its length without the line end, or the chunk size) and its bytes on the wire</returns>
+    [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder<>))]
+    private static async ValueTask<(long Value, long Bytes)> ReadLineAsync(PipeReader reader, Line kind, int maxBytes, CancellationToken cancellationToken)
     {
         while (true)
         {
             var result = await reader.ReadAsync(cancellationToken);
             var sequence = new SequenceReader<byte>(result.Buffer);
-            if (sequence.TryReadTo(out ReadOnlySequence<byte> line, Crlf))
+            if (sequence.TryReadTo(out ReadOnlySequence<byte> line, (byte)'\n'))
             {
-                var value = parse(line.IsSingleSegment ? line.FirstSpan : line.ToArray());
-                reader.AdvanceTo(sequence.Position);
-                return value;
+                var span = line.IsSingleSegment ? line.FirstSpan : line.ToArray();
+                if (span.Length > 0 && span[^1] == (byte)'\r') span = span[..^1];
+                long value;
+                try { value = kind == Line.ChunkSize ? ParseChunkSize(span) : span.Length; }
+                finally { reader.AdvanceTo(sequence.Position); }
+                return (value, sequence.Consumed);
             }
             if (result.IsCompleted) throw new EndOfStreamException("the connection ended inside chunked framing");
-            if (result.Buffer.Length > 4096) throw new InvalidDataException("a chunk-size line over 4096 bytes");
+            if (result.Buffer.Length > maxBytes) throw FramingError($"a line of chunked framing over {maxBytes} bytes");
             reader.AdvanceTo(result.Buffer.Start, result.Buffer.End);
         }
     }
@@ -129,36 +234,69 @@ public static class ResponseReader
     private static long ParseChunkSize(ReadOnlySpan<byte> line)
     {
         var semicolon = line.IndexOf((byte)';');
-        var hex = (semicolon >= 0 ? line[..semicolon] : line).Trim((byte)' ');
-        return Utf8Parser.TryParse(hex, out long size, out var used, 'x') && used == hex.Length && size >= 0
-            ? size
-            : throw new InvalidDataException("a chunk size that is not hexadecimal");
+        var hex = (semicolon >= 0 ? line[..semicolon] : line).Trim(" \t"u8);
+        if (hex.Length is 0 or > 16 || hex.IndexOfAnyExcept("0123456789abcdefABCDEF"u8) >= 0
+            || !Utf8Parser.TryParse(hex, out ulong size, out _, 'x'))
+            throw FramingError("a chunk size that is not 1 to 16 hexadecimal digits: " + Show(line));
+        return size <= MaxChunkBytes ? (long)size : throw FramingError($"a chunk of {size} bytes, over the {MaxChunkBytes} accepted");
     }
 
-    /// <summary>Parses "HTTP/1.1 200 OK" and the header lines this client acts on.</summary>
-    public static ResponseHead ParseHead(ReadOnlySpan<byte> head)
+    /// <summary>Parses a head (status line and field lines, with or without its empty last line) by the rules above.</summary>
+    /// <param name="method">the request's method</param>
+    /// <param name="headers">when given, every field line is added to it</param>
+    public static ResponseHead ParseHead(ReadOnlySpan<byte> head, string method, List<KeyValuePair<string, string>>? headers = null)
     {
-        var lineEnd = head.IndexOf(Crlf);
-        var statusLine = lineEnd >= 0 ? head[..lineEnd] : head;
-        if (statusLine.Length < 12 || !statusLine.StartsWith("HTTP/1."u8) || !Utf8Parser.TryParse(statusLine.Slice(9, 3), out int status, out _))
-            throw new InvalidDataException("not an HTTP/1.x status line");
+        var rest = head;
+        var statusLine = NextLine(ref rest);
+        if (statusLine.Length < 12 || !statusLine.StartsWith("HTTP/1."u8) || statusLine[8] != (byte)' '
+            || !char.IsAsciiDigit((char)statusLine[7])
+            || statusLine[9..12].IndexOfAnyExceptInRange((byte)'0', (byte)'9') >= 0 || (statusLine.Length > 12 && statusLine[12] != (byte)' ')
+            || statusLine[9] == (byte)'0')
+            throw FramingError("not an HTTP/1.x status line: " + Show(statusLine));
+        var status = (statusLine[9] - '0') * 100 + (statusLine[10] - '0') * 10 + (statusLine[11] - '0');
         var http10 = statusLine[7] == (byte)'0';
+
         long? length = null;
-        bool chunked = false, close = http10, keepAlive = false;
-        var rest = lineEnd >= 0 ? head[(lineEnd + 2)..] : ReadOnlySpan<byte>.Empty;
+        var badLength = (string?)null;
+        bool transferEncoding = false, chunked = false, close = http10, keepAlive = false;
+        bool anyField = false, lastFraming = false;
         while (!rest.IsEmpty)
         {
-            var end = rest.IndexOf(Crlf);
-            var line = end >= 0 ? rest[..end] : rest;
-            rest = end >= 0 ? rest[(end + 2)..] : ReadOnlySpan<byte>.Empty;
+            var line = NextLine(ref rest);
+            if (line.IsEmpty) break;
+            if (line[0] is (byte)' ' or (byte)'\t')
+            {
+                // obs-fold: the line continues the field above (RFC 9112 §5.2 has a recipient join it with a space).
+                if (!anyField) throw FramingError("a folded line before any field");
+                if (lastFraming) throw FramingError("a folded Content-Length, Transfer-Encoding or Connection field");
+                if (headers is { Count: > 0 })
+                    headers[^1] = new(headers[^1].Key, headers[^1].Value + " " + Encoding.Latin1.GetString(line.Trim(" \t"u8)));
+                continue;
+            }
             var colon = line.IndexOf((byte)':');
-            if (colon <= 0) continue;
-            var name = line[..colon];
-            var value = line[(colon + 1)..].Trim((byte)' ');
+            if (colon <= 0) throw FramingError("a field line without a name and colon: " + Show(line));
+            var name = line[..colon].TrimEnd(" \t"u8);
+            var value = line[(colon + 1)..].Trim(" \t"u8);
+            anyField = true;
+            lastFraming = IsFramingField(name);
+            headers?.Add(new(Encoding.ASCII.GetString(name), Encoding.Latin1.GetString(value)));
             if (Ascii.EqualsIgnoreCase(name, "Content-Length"u8))
-                length = Utf8Parser.TryParse(value, out long n, out var used) && used == value.Length && n >= 0 ? n : throw new InvalidDataException("a bad Content-Length");
+            {
+                foreach (var range in value.Split((byte)','))
+                {
+                    var digits = value[range].Trim(" \t"u8);
+                    if (digits.IsEmpty || digits.IndexOfAnyExceptInRange((byte)'0', (byte)'9') >= 0
+                        || !Utf8Parser.TryParse(digits, out long n, out _) || (length is long seen && seen != n))
+                        badLength ??= Show(value);
+                    else length = n;
+                }
+            }
             else if (Ascii.EqualsIgnoreCase(name, "Transfer-Encoding"u8))
-                chunked = ContainsToken(value, "chunked"u8);
+            {
+                transferEncoding = true;
+                var last = LastToken(value);
+                if (!last.IsEmpty) chunked = Ascii.EqualsIgnoreCase(last, "chunked"u8);
+            }
             else if (Ascii.EqualsIgnoreCase(name, "Connection"u8))
             {
                 close |= ContainsToken(value, "close"u8);
@@ -166,14 +304,55 @@ public static class ResponseReader
             }
         }
         if (http10 && keepAlive) close = false;
-        return new ResponseHead(status, chunked ? null : length, chunked, close);
+        if (transferEncoding && http10) throw FramingError("Transfer-Encoding in an HTTP/1.0 answer");
+        if (!transferEncoding && badLength is not null) throw FramingError("a bad Content-Length: " + badLength);
+        if (transferEncoding) length = null;
+
+        BodyFraming framing;
+        if (BodilessMethod(method) || status < 200 || status is 204 or 304) framing = BodyFraming.None;
+        else if (chunked) framing = BodyFraming.Chunked;
+        else if (transferEncoding) framing = BodyFraming.UntilClose;
+        else framing = length is null ? BodyFraming.UntilClose : BodyFraming.ContentLength;
+        if (status == 101 || framing == BodyFraming.UntilClose) close = true;
+        return new ResponseHead(status, framing, length, close);
+    }
+
+    private static bool IsFramingField(ReadOnlySpan<byte> name) =>
+        Ascii.EqualsIgnoreCase(name, "Content-Length"u8) || Ascii.EqualsIgnoreCase(name, "Transfer-Encoding"u8) || Ascii.EqualsIgnoreCase(name, "Connection"u8);
+
+    /// <summary>The next line of <paramref name="rest"/> without its line end (LF, one CR before it dropped).</summary>
+    private static ReadOnlySpan<byte> NextLine(ref ReadOnlySpan<byte> rest)
+    {
+        var lf = rest.IndexOf((byte)'\n');
+        var line = lf >= 0 ? rest[..lf] : rest;
+        rest = lf >= 0 ? rest[(lf + 1)..] : ReadOnlySpan<byte>.Empty;
+        return line.Length > 0 && line[^1] == (byte)'\r' ? line[..^1] : line;
+    }
+
+    private static ReadOnlySpan<byte> LastToken(ReadOnlySpan<byte> value)
+    {
+        var last = ReadOnlySpan<byte>.Empty;
+        foreach (var range in value.Split((byte)','))
+        {
+            var token = value[range].Trim(" \t"u8);
+            if (!token.IsEmpty) last = token;
+        }
+        return last;
     }
 
     private static bool ContainsToken(ReadOnlySpan<byte> value, ReadOnlySpan<byte> token)
     {
         foreach (var range in value.Split((byte)','))
-            if (Ascii.EqualsIgnoreCase(value[range].Trim((byte)' '), token)) return true;
+            if (Ascii.EqualsIgnoreCase(value[range].Trim(" \t"u8), token)) return true;
         return false;
+    }
+
+    /// <summary>A line for an error message: printable ASCII, at most 60 characters.</summary>
+    private static string Show(ReadOnlySpan<byte> line)
+    {
+        var text = new StringBuilder("'");
+        foreach (var b in line[..Math.Min(line.Length, 60)]) text.Append(b is >= 0x20 and < 0x7f ? (char)b : '?');
+        return text.Append(line.Length > 60 ? "…'" : "'").ToString();
     }
 }
 
