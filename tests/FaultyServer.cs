@@ -12,7 +12,9 @@ namespace Comparator.Tests;
 /// <summary>
 /// A real HTTP/1.1 server on loopback that breaks the contract on purpose, to show that the
 /// comparator counts what goes wrong. It answers the contract correctly for the first
-/// <c>healthyRequests</c> requests (enough to pass verification), then as its mode says.
+/// <c>healthyRequests</c> requests (enough to pass verification), then as its mode says; or, made
+/// with fixed bytes, answers every request with those bytes, closing the connection after each
+/// answer or not (a doctored answer, for the response reader's framing rules).
 /// </summary>
 public sealed class FaultyServer : IDisposable
 {
@@ -22,6 +24,8 @@ public sealed class FaultyServer : IDisposable
     private readonly CancellationTokenSource _stop = new();
     private readonly Mode _mode;
     private readonly int _healthyRequests;
+    private readonly byte[]? _fixedAnswer;
+    private readonly bool _closeAfterAnswer;
     private int _served;
 
     public FaultyServer(Mode mode, int healthyRequests = 0)
@@ -30,6 +34,13 @@ public sealed class FaultyServer : IDisposable
         _healthyRequests = healthyRequests;
         _listener.Start();
         _ = AcceptLoop();
+    }
+
+    /// <summary>Answers every request with <paramref name="answer"/>, byte for byte; then closes the connection when <paramref name="close"/>.</summary>
+    public FaultyServer(byte[] answer, bool close) : this(Mode.Status500)
+    {
+        _fixedAnswer = answer;
+        _closeAfterAnswer = close;
     }
 
     public Uri BaseUrl => new($"http://127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}");
@@ -63,7 +74,14 @@ public sealed class FaultyServer : IDisposable
                         if (line.StartsWith("Content-Length:", StringComparison.OrdinalIgnoreCase)) length = long.Parse(line[15..].Trim());
                     var body = new char[length];
                     for (var read = 0; read < length;) read += await reader.ReadAsync(body, read, (int)length - read);
-                    await stream.WriteAsync(Answer(requestLine, Encoding.ASCII.GetBytes(body)));
+                    await stream.WriteAsync(_fixedAnswer ?? Answer(requestLine, Encoding.ASCII.GetBytes(body)));
+                    if (_fixedAnswer is not null && _closeAfterAnswer)
+                    {
+                        // Close once the client has closed too: closing with bytes unread would reset the connection under the answer.
+                        client.Client.Shutdown(SocketShutdown.Send);
+                        while (await stream.ReadAsync(new byte[512]) > 0) { }
+                        return;
+                    }
                 }
             }
             catch (Exception) { /* client went away */ }

@@ -34,7 +34,7 @@ public sealed class AbDriver : ILoadDriver
 
     public string? CannotMeasure(LoadRequest request, bool keepAlive) =>
         request.AnswerChunked ? "ab speaks HTTP/1.0, so a streamed answer cannot come back chunked as the target sends it"
-        : request.Method is not ("GET" or "POST" or "PUT") ? $"ab sends GET, POST (-p) and PUT (-u) only, not {request.Method}"
+        : request.Method is not ("GET" or "HEAD" or "POST" or "PUT") ? $"ab sends GET, HEAD (-i), POST (-p) and PUT (-u) only, not {request.Method}"
         : request.AcceptsNon2xx ? $"ab counts every non-2xx answer as a failure, and this operation expects {string.Join(" or ", request.AcceptedStatus)}"
         : null;
 
@@ -112,6 +112,7 @@ public sealed class AbDriver : ILoadDriver
             var (seconds, rounded) = WholeSeconds(DriverName, duration);
             var args = new List<string>();
             if (_keepAlive) args.Add("-k");
+            if (Request.Method == "HEAD") args.Add("-i");
             args.AddRange(new[] { "-q", "-c", I(Concurrency), "-t", I(seconds), "-n", "100000000", "-s", I((int)Math.Ceiling(Timeout.TotalSeconds)), "-e", PercentileFile });
             if (BodyFile is not null) args.AddRange(new[] { Request.Method == "PUT" ? "-u" : "-p", BodyFile, "-T", Request.ContentType ?? ContentTypes.Binary });
             foreach (var (name, value) in Request.Headers)

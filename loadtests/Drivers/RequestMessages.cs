@@ -6,8 +6,8 @@ using System.Net.Http;
 namespace Comparator.Drivers;
 
 /// <summary>
-/// One HttpRequestMessage from a method, URL, headers and body, built the same way for verify and
-/// for load, so what was verified is what is measured. HttpClient keeps content headers
+/// One HttpRequestMessage from a method, URL, headers and body, for the httpclient driver (verify
+/// sends the socket driver's bytes, <see cref="SocketDriver.Serialize"/>). HttpClient keeps content headers
 /// (Content-Type, ...) apart from request headers; each header goes where HttpClient takes it.
 /// </summary>
 public static class RequestMessages

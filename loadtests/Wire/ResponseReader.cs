@@ -278,7 +278,7 @@ public static class ResponseReader
             var name = line[..colon].TrimEnd(" \t"u8);
             var value = line[(colon + 1)..].Trim(" \t"u8);
             anyField = true;
-            lastFraming = IsFramingField(name);
+            lastFraming = true; // unless the field is none of the three below
             headers?.Add(new(Encoding.ASCII.GetString(name), Encoding.Latin1.GetString(value)));
             if (Ascii.EqualsIgnoreCase(name, "Content-Length"u8))
             {
@@ -302,6 +302,7 @@ public static class ResponseReader
                 close |= ContainsToken(value, "close"u8);
                 keepAlive |= ContainsToken(value, "keep-alive"u8);
             }
+            else lastFraming = false;
         }
         if (http10 && keepAlive) close = false;
         if (transferEncoding && http10) throw FramingError("Transfer-Encoding in an HTTP/1.0 answer");
@@ -316,9 +317,6 @@ public static class ResponseReader
         if (status == 101 || framing == BodyFraming.UntilClose) close = true;
         return new ResponseHead(status, framing, length, close);
     }
-
-    private static bool IsFramingField(ReadOnlySpan<byte> name) =>
-        Ascii.EqualsIgnoreCase(name, "Content-Length"u8) || Ascii.EqualsIgnoreCase(name, "Transfer-Encoding"u8) || Ascii.EqualsIgnoreCase(name, "Connection"u8);
 
     /// <summary>The next line of <paramref name="rest"/> without its line end (LF, one CR before it dropped).</summary>
     private static ReadOnlySpan<byte> NextLine(ref ReadOnlySpan<byte> rest)

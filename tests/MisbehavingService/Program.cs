@@ -7,6 +7,7 @@ using System.Threading.Tasks;
 using Comparator.KestrelHosting;
 using Comparator.KestrelService;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
 
 namespace Comparator.MisbehavingService;
 
@@ -22,7 +23,9 @@ namespace Comparator.MisbehavingService;
 /// milliseconds from A ms later until that pause ends: one stall, placed by the test, for the
 /// coordinated-omission check of the fixed-rate driver. `spin US` answers like KestrelService after
 /// spinning the CPU for US microseconds per request: a service made costlier on purpose by a known
-/// amount, the known gap the rule must find (and an A/A pair of it must not).
+/// amount, the known gap the rule must find (and an A/A pair of it must not). In every mode a HEAD
+/// of /api/time is answered as its GET would be, head only: 200, its Content-Type and Content-Length,
+/// no body (a real service answering HEAD, for scenarios that send one).
 /// </summary>
 public static class Program
 {
@@ -44,6 +47,12 @@ public static class Program
         {
             app.Use(async (context, next) =>
             {
+                if (HttpMethods.IsHead(context.Request.Method) && context.Request.Path == Routes.Time)
+                {
+                    context.Response.ContentType = ContentTypes.Text;
+                    context.Response.ContentLength = TimeText.Length; // what the GET would carry; Kestrel sends no body to a HEAD
+                    return;
+                }
                 if (pause)
                 {
                     if (context.Request.Path == "/control/pause")
