@@ -4,6 +4,7 @@ using System.CommandLine;
 using System.IO;
 using System.Linq;
 using Comparator.Reports;
+using Comparator.Results;
 
 namespace Comparator.Cli;
 
