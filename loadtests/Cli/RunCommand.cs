@@ -171,7 +171,7 @@ public static class RunCommand
     private static void PrintVerdict(RunResult run)
     {
         Console.WriteLine();
-        Console.Write(Verdict.ToText(Verdict.Build(run)));
+        Console.Write(VerdictRenderer.ToText(Verdict.Build(run)));
     }
 
     /// <summary>1 when a target that was asked for failed to start or verify, or any cell had failed requests.</summary>

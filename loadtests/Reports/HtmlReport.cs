@@ -27,11 +27,11 @@ public static class HtmlReport
             .Append("th,td{border:1px solid #ccc;padding:3px 6px;text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}")
             .Append("td.flag{background:#fff3cd;font-weight:bold}.partial{color:#b00;font-weight:bold}figure{margin:1.5em 0}")
             .Append("figcaption{font-weight:bold;margin-bottom:.3em}dl{display:grid;grid-template-columns:max-content auto;gap:2px 1em}dt{font-weight:bold}")
-            .Append(Verdict.Css)
+            .Append(VerdictRenderer.Css)
             .Append("</style></head><body>");
         html.Append("<h1>Comparator run</h1>");
         if (run.Partial) html.Append("<p class=\"partial\">PARTIAL: the run was stopped before the end.</p>");
-        html.Append(Verdict.ToHtml(Verdict.Build(run)));
+        html.Append(VerdictRenderer.ToHtml(Verdict.Build(run)));
         html.Append("<dl>");
         void Item(string k, string v) => html.Append("<dt>").Append(E(k)).Append("</dt><dd>").Append(E(v)).Append("</dd>");
         Item("started / finished", $"{run.StartedAt.ToString("u", CultureInfo.InvariantCulture)} / {run.FinishedAt.ToString("u", CultureInfo.InvariantCulture)}");

@@ -16,7 +16,7 @@ public static class MarkdownReport
         var md = new StringBuilder();
         md.AppendLine("# Comparator run" + (run.Partial ? " (PARTIAL: stopped before the end)" : ""));
         md.AppendLine();
-        md.Append(Verdict.ToMarkdown(Verdict.Build(run)));
+        md.Append(VerdictRenderer.ToMarkdown(Verdict.Build(run)));
         md.AppendLine();
         md.AppendLine("## Run");
         md.AppendLine();

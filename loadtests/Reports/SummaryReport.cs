@@ -32,11 +32,11 @@ public static class SummaryReport
         tail.Add("Full figures: report.md and report.html in this directory.");
 
         var lines = Verdict.Build(run);
-        var body = Lines(Verdict.ToMarkdown(lines));
+        var body = Lines(VerdictRenderer.ToMarkdown(lines));
         if (head.Count + body.Count + tail.Count > MaxLines)
         {
             var withoutSizes = lines.Where(l => l.Kind != VerdictLineKind.Size).ToList();
-            body = Lines(Verdict.ToMarkdown(withoutSizes));
+            body = Lines(VerdictRenderer.ToMarkdown(withoutSizes));
             body.Add("");
             body.Add("(per-size lines left out to stay short: see report.md)");
         }
