@@ -7,10 +7,10 @@ using ScottPlot;
 namespace Comparator.Reports;
 
 /// <summary>The bar charts per cell: requests/s, p50 and p99 latency, server CPU per request, and the bytes beyond the body (overhead).</summary>
-public static partial class Charts
+internal static class BarCharts
 {
     /// <summary>One group of bars per endpoint x size x concurrency, one bar per target; whiskers over the repeats where there are several.</summary>
-    private static Plot Grouped(IReadOnlyList<CellResult> cells, Palette colors, Func<Measurement, double?> value, string axisLabel, bool whiskers = true)
+    public static Plot Grouped(IReadOnlyList<CellResult> cells, Palette colors, Func<Measurement, double?> value, string axisLabel, bool whiskers = true)
     {
         var plot = new Plot();
         var targets = cells.Select(c => c.Key.Target).Distinct().OrderBy(colors.IndexOf).ToList();
@@ -47,14 +47,14 @@ public static partial class Charts
     /// What each request costs beyond its body: response heads and chunk framing (wire bytes minus
     /// body bytes). Drawn on its own, since next to a 64 KB body a 120-byte head would not show.
     /// </summary>
-    private static Plot Overhead(IReadOnlyList<CellResult> cells, Palette colors) =>
+    public static Plot Overhead(IReadOnlyList<CellResult> cells, Palette colors) =>
         Grouped(cells.Where(c => c.Summary!.BodyBytesReceived is not null).ToList(), colors,
             s => s.Requests > 0 ? (double)(s.BytesReceived - s.BodyBytesReceived!.Value) / s.Requests : null, "bytes per response beyond the body", whiskers: false);
 
-    private static string Category(CellResult c) => c.Key.Endpoint + (c.Key.SizeBytes > 0 ? " " + c.SizeLabel : "") + $" c{c.Key.Concurrency}";
+    public static string Category(CellResult c) => c.Key.Endpoint + (c.Key.SizeBytes > 0 ? " " + c.SizeLabel : "") + $" c{c.Key.Concurrency}";
 
     /// <summary>The bars, and a whisker (min–max of the windows) on each bar that has one.</summary>
-    private static void BarsWithWhiskers(Plot plot, List<Bar> bars, List<double> xs, List<double> ys, List<double> up, List<double> down)
+    public static void BarsWithWhiskers(Plot plot, List<Bar> bars, List<double> xs, List<double> ys, List<double> up, List<double> down)
     {
         plot.Add.Bars(bars);
         if (xs.Count == 0) return;
@@ -65,7 +65,7 @@ public static partial class Charts
         error.CapSize = 4;
     }
 
-    private static void Ticks(Plot plot, IReadOnlyList<string> categories, int perGroup)
+    public static void Ticks(Plot plot, IReadOnlyList<string> categories, int perGroup)
     {
         plot.Axes.Bottom.SetTicks(categories.Select((_, g) => g * (perGroup + 1) + (perGroup - 1) / 2.0).ToArray(), categories.ToArray());
         plot.Axes.Bottom.TickLabelStyle.Rotation = 30;

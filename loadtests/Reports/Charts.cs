@@ -42,19 +42,26 @@ public static partial class Charts
 
         if (cells.Any(c => c.Key.SizeBytes > 0))
         {
-            var (throughput, crossoverNote) = Throughput(run, cells, colors);
+            var (throughput, crossoverNote) = ThroughputChart.Build(run, cells, colors);
             charts.Add(Make(run, cells.Where(c => c.Key.SizeBytes > 0).ToList(), "throughput", "Requests per second against payload size", throughput,
                 (cells.Any(c => c.Repeats.Count > 1) ? $"point = median of {Repeats(cells)} repeats, whisker = min–max" : "one repeat") + crossoverNote));
         }
-        charts.Add(Make(run, cells, "requests", "Requests per second per cell", Grouped(cells, colors, s => s.RequestsPerSecond, "requests/s"),
+        charts.Add(Make(run, cells, "requests", "Requests per second per cell", BarCharts.Grouped(cells, colors, s => s.RequestsPerSecond, "requests/s"),
             several ? $"bar = median of {Repeats(cells)} repeats, whisker = min–max" : "one repeat, no whiskers"));
-        charts.Add(Make(run, cells, "latency-p50", "Latency p50 (ms) per cell", Grouped(cells, colors, s => s.LatencyP50Ms, "p50 latency (ms)"), whiskers));
-        charts.Add(Make(run, cells, "latency-p99", "Latency p99 (ms) per cell", Grouped(cells, colors, s => s.LatencyP99Ms, "p99 latency (ms)"), whiskers));
-        charts.Add(Make(run, cells, "overhead", "Response heads and chunk framing: bytes per response beyond the body", Overhead(cells, colors), "bar = median repeat"));
-        charts.Add(Make(run, cells, "cpu", "Server CPU µs per request", Grouped(cells, colors, s => s.ServerCpuUsPerRequest, "server CPU µs per request"), whiskers));
-        charts.AddRange(LatencyDistributions(run, driver, colors));
+        charts.Add(Make(run, cells, "latency-p50", "Latency p50 (ms) per cell", BarCharts.Grouped(cells, colors, s => s.LatencyP50Ms, "p50 latency (ms)"), whiskers));
+        charts.Add(Make(run, cells, "latency-p99", "Latency p99 (ms) per cell", BarCharts.Grouped(cells, colors, s => s.LatencyP99Ms, "p99 latency (ms)"), whiskers));
+        charts.Add(Make(run, cells, "overhead", "Response heads and chunk framing: bytes per response beyond the body", BarCharts.Overhead(cells, colors), "bar = median repeat"));
+        charts.Add(Make(run, cells, "cpu", "Server CPU µs per request", BarCharts.Grouped(cells, colors, s => s.ServerCpuUsPerRequest, "server CPU µs per request"), whiskers));
+        charts.AddRange(LatencyDistributionChart.Build(run, driver, colors));
         return charts;
     }
+
+    /// <summary>The colour of a target in every chart of this run: by its place in the run's target list.</summary>
+    public static Color TargetColor(RunResult run, string target) => new Palette(run).Of(target);
+
+    /// <summary>The line pattern of an endpoint on the size chart ("solid", "dashed"...): by its place among the run's endpoints that have a payload size.</summary>
+    public static string EndpointPattern(RunResult run, string endpoint) =>
+        ChartStyle.PatternNames[ChartStyle.Index(ChartStyle.SizedEndpoints(run), endpoint) % ChartStyle.PatternNames.Length];
 
     private static int Repeats(IReadOnlyList<CellResult> cells) => cells.Max(c => c.Repeats.Count);
 
@@ -63,7 +70,7 @@ public static partial class Charts
         Make(run, run.Cells.Where(c => c.Summary is not null).ToList(), name, title, plot, note);
 
     /// <remarks>The title names the servers' cores: the answer can flip with them.</remarks>
-    private static Chart Make(RunResult run, IReadOnlyList<CellResult> cells, string name, string title, Plot plot, string note)
+    internal static Chart Make(RunResult run, IReadOnlyList<CellResult> cells, string name, string title, Plot plot, string note)
     {
         title = $"{title}, {CoreParts.Short(run.Spec)}";
         var subtitle = Subtitle(run, cells) + "\n" + note;

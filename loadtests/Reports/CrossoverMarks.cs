@@ -7,17 +7,17 @@ using ScottPlot;
 namespace Comparator.Reports;
 
 /// <summary>The size chart's marks where the lead changes hands as the payload grows.</summary>
-public static partial class Charts
+internal static class CrossoverMarks
 {
     /// <summary>
     /// Thin dashed grey vertical lines where the lead changes (Crossovers), labelled
     /// "endpoint: before → after". With more than one pair (baseline against several targets),
     /// only the baseline against the first other target is marked, and the returned note says so.
     /// </summary>
-    private static string CrossoverLines(RunResult run, Plot plot, Frame frame, IReadOnlyList<Crossover> found, IReadOnlyList<long> sizes)
+    public static string Draw(RunResult run, Plot plot, DashedLines.Frame frame, IReadOnlyList<Crossover> found, IReadOnlyList<long> sizes)
     {
         if (found.Count == 0 || sizes.Count < 2) return "";
-        var other = found.Select(c => c.Other).Distinct().OrderBy(o => Index(run.Spec.Targets, o)).First();
+        var other = found.Select(c => c.Other).Distinct().OrderBy(o => ChartStyle.Index(run.Spec.Targets, o)).First();
         var concurrency = found.Where(c => c.Other == other).Min(c => c.Concurrency);
         var marked = found.Where(c => c.Other == other && c.Concurrency == concurrency).ToList();
         var pair = $"{other} vs {run.Spec.BaselineTarget}" + (found.Select(c => c.Concurrency).Distinct().Count() > 1 ? $", c{concurrency}" : "");
@@ -30,7 +30,7 @@ public static partial class Charts
         foreach (var size in changes.GroupBy(c => c.Change.SizeBytes))
         {
             var x = Math.Log10(size.Key);
-            Polyline(plot, frame, new[] { x, x }, new[] { frame.Bottom, frame.Top }, grey, 1, 1);
+            DashedLines.Polyline(plot, frame, new[] { x, x }, new[] { frame.Bottom, frame.Top }, grey, 1, 1);
             var label = string.Join("\n", size.Select(c =>
             {
                 var measured = c.Crossover.Sizes.Where(v => v.Measured).ToList();

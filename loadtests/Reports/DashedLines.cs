@@ -6,20 +6,20 @@ using ScottPlot;
 namespace Comparator.Reports;
 
 /// <summary>Lines cut into dashes of a length in pixels: the size chart's endpoint patterns and the crossover marks.</summary>
-public static partial class Charts
+internal static class DashedLines
 {
     /// <summary>The axis limits and, roughly, the data area in pixels: dashes are measured in pixels.</summary>
-    private sealed record Frame(double Left, double Right, double Bottom, double Top)
+    public sealed record Frame(double Left, double Right, double Bottom, double Top)
     {
         public double PxX => 760 / (Right - Left);
         public double PxY => 360 / (Top - Bottom);
     }
 
     /// <summary>On/off lengths in pixels per endpoint: solid, dashed, dotted, dash-dot-like. Drawn as segments (Skia's SVG output has no dash effect).</summary>
-    private static readonly double[][] DashPatterns = { Array.Empty<double>(), new double[] { 9, 5 }, new double[] { 2.5, 4 }, new double[] { 14, 4, 3, 4 } };
+    public static readonly double[][] DashPatterns = { Array.Empty<double>(), new double[] { 9, 5 }, new double[] { 2.5, 4 }, new double[] { 14, 4, 3, 4 } };
 
     /// <summary>A line through the points, solid or cut into dashes by the pattern; every piece kept out of the legend.</summary>
-    private static void Polyline(Plot plot, Frame frame, IReadOnlyList<double> xs, IReadOnlyList<double> ys, Color color, float width, int pattern)
+    public static void Polyline(Plot plot, Frame frame, IReadOnlyList<double> xs, IReadOnlyList<double> ys, Color color, float width, int pattern)
     {
         var dashes = DashPatterns[pattern];
         if (dashes.Length == 0)

@@ -8,14 +8,14 @@ using ScottPlot;
 namespace Comparator.Reports;
 
 /// <summary>The latency distribution of each fixed-rate cell (an HDR plot).</summary>
-public static partial class Charts
+internal static class LatencyDistributionChart
 {
     /// <summary>
     /// The HDR plot of every fixed-rate cell: latency against percentile on a log 1/(1−p) axis (50%,
     /// 90%, 99%, 99.9% ... evenly spaced), every target of the cell on it, from the median repeat's
     /// histogram. Latency counts from each request's intended send time, so the tail is what callers wait.
     /// </summary>
-    private static IEnumerable<Chart> LatencyDistributions(RunResult run, string? driver, Palette colors)
+    public static IEnumerable<Chart> Build(RunResult run, string? driver, Palette colors)
     {
         var rated = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is not null && c.Summary?.LatencyDistribution is { Count: > 0 }).ToList();
         foreach (var cell in rated.GroupBy(c => c.Key with { Target = "" }))
@@ -44,7 +44,7 @@ public static partial class Charts
             var size = rated.HasSizes(key.Endpoint) ? " " + cell.First().SizeLabel : "";
             var rate = key.Rate!.Value.ToString("0", CultureInfo.InvariantCulture);
             var name = $"latency-{key.Endpoint}{(size.Length > 0 ? "-" + cell.First().SizeLabel : "")}-c{key.Concurrency}-{rate}rps";
-            yield return Make(run, cell.ToList(), name, $"Latency distribution at {rate} req/s: {key.Endpoint}{size}",
+            yield return Charts.Make(run, cell.ToList(), name, $"Latency distribution at {rate} req/s: {key.Endpoint}{size}",
                 plot, "fixed rate (open model), the median repeat's HDR histogram; coordinated omission corrected");
         }
     }

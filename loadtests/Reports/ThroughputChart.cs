@@ -8,7 +8,7 @@ using ScottPlot;
 namespace Comparator.Reports;
 
 /// <summary>The size chart (throughput): requests/s against payload size, log-log from <see cref="LogYFromSizes"/> sizes on.</summary>
-public static partial class Charts
+internal static class ThroughputChart
 {
     /// <summary>From this many payload sizes on, the size chart's requests/s axis is logarithmic too.</summary>
     public const int LogYFromSizes = 4;
@@ -22,7 +22,7 @@ public static partial class Charts
     };
 
     /// <summary>Requests/s against payload size: one colour per target, one line pattern and marker per endpoint, whiskers min–max of the repeats.</summary>
-    private static (Plot Plot, string Note) Throughput(RunResult run, IReadOnlyList<CellResult> cells, Palette colors)
+    public static (Plot Plot, string Note) Build(RunResult run, IReadOnlyList<CellResult> cells, Palette colors)
     {
         var plot = new Plot();
         var sized = cells.Where(c => c.Key.SizeBytes > 0).ToList();
@@ -30,9 +30,9 @@ public static partial class Charts
         var logY = sizes.Count >= LogYFromSizes;
         var concurrencies = sized.Select(c => c.Key.Concurrency).Distinct().OrderBy(c => c).ToList();
         double Y(double rps) => logY ? Math.Log10(Math.Max(rps, 0.1)) : rps;
-        var endpoints = SizedEndpoints(run);
+        var endpoints = ChartStyle.SizedEndpoints(run);
         var lines = sized.GroupBy(c => (c.Key.Target, c.Key.Endpoint, c.Key.Concurrency))
-            .OrderBy(g => colors.IndexOf(g.Key.Target)).ThenBy(g => Index(endpoints, g.Key.Endpoint)).ThenBy(g => g.Key.Concurrency)
+            .OrderBy(g => colors.IndexOf(g.Key.Target)).ThenBy(g => ChartStyle.Index(endpoints, g.Key.Endpoint)).ThenBy(g => g.Key.Concurrency)
             .Select(g => g.OrderBy(c => c.Key.SizeBytes).ToList()).ToList();
         var found = Crossovers.Find(run);
         var ys = sized.SelectMany(c => new[] { c.RpsMin ?? c.Summary!.RequestsPerSecond, c.RpsMax ?? c.Summary!.RequestsPerSecond }).ToList();
@@ -47,7 +47,7 @@ public static partial class Charts
         var (left, right) = sizes.Count > 0
             ? (Math.Log10(sizes[0]) - Math.Max(Math.Log10(sizes[^1]) - Math.Log10(sizes[0]), 0.5) * 0.05, Math.Log10(sizes[^1]) + Math.Max(Math.Log10(sizes[^1]) - Math.Log10(sizes[0]), 0.5) * 0.05)
             : (0, 1);
-        var frame = new Frame(left, right, bottom, top);
+        var frame = new DashedLines.Frame(left, right, bottom, top);
 
         foreach (var points in lines)
         {
@@ -57,8 +57,8 @@ public static partial class Charts
             var lo = points.Select(c => c.RpsMin ?? c.Summary!.RequestsPerSecond).ToArray();
             var hi = points.Select(c => c.RpsMax ?? c.Summary!.RequestsPerSecond).ToArray();
             var color = colors.Of(key.Target);
-            var e = Index(endpoints, key.Endpoint);
-            var marker = concurrencies.Count > 1 ? Markers[concurrencies.IndexOf(key.Concurrency) % Markers.Length] : Markers[e % Markers.Length];
+            var e = ChartStyle.Index(endpoints, key.Endpoint);
+            var marker = concurrencies.Count > 1 ? ChartStyle.Markers[concurrencies.IndexOf(key.Concurrency) % ChartStyle.Markers.Length] : ChartStyle.Markers[e % ChartStyle.Markers.Length];
 
             if (points.Any(c => c.Repeats.Count > 1))
             {
@@ -69,9 +69,9 @@ public static partial class Charts
                 whisker.LineWidth = 1.5f;
                 whisker.CapSize = 6;
             }
-            Polyline(plot, frame, xs, mid.Select(Y).ToArray(), color, 2, e % DashPatterns.Length);
+            DashedLines.Polyline(plot, frame, xs, mid.Select(Y).ToArray(), color, 2, e % DashedLines.DashPatterns.Length);
             var scatter = plot.Add.ScatterPoints(xs, mid.Select(Y).ToArray());
-            scatter.LegendText = $"{key.Target} · {key.Endpoint}" + (concurrencies.Count > 1 ? $" c{key.Concurrency}" : "") + $" ({PatternNames[e % PatternNames.Length]})";
+            scatter.LegendText = $"{key.Target} · {key.Endpoint}" + (concurrencies.Count > 1 ? $" c{key.Concurrency}" : "") + $" ({ChartStyle.PatternNames[e % ChartStyle.PatternNames.Length]})";
             scatter.Color = color;
             scatter.MarkerShape = marker;
             scatter.MarkerSize = 8;
@@ -87,7 +87,7 @@ public static partial class Charts
             plot.Axes.Left.SetTicks(ticks.Select(Math.Log10).ToArray(), ticks.Select(Si).ToArray());
         }
         plot.Axes.SetLimits(left, right, bottom, top);
-        var note = CrossoverLines(run, plot, frame, found, sizes);
+        var note = CrossoverMarks.Draw(run, plot, frame, found, sizes);
         plot.Legend.FontSize = 11;
         plot.Legend.Orientation = Orientation.Horizontal;
         plot.ShowLegend(Edge.Bottom);
