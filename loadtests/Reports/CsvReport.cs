@@ -1,17 +1,19 @@
 using System.Linq;
 using System.Text;
-using Comparator.Results;
 
 namespace Comparator.Reports;
 
 /// <summary>results.csv: one row per cell (its median repeat), the columns of <see cref="CellColumns"/>.</summary>
-public static class CsvReport
+public sealed class CsvReport : IExporter
 {
-    public static string Render(RunResult run)
+    public string Name => "csv";
+    public string? FileName => "results.csv";
+
+    public string Render(RunReport report)
     {
         var csv = new StringBuilder();
         csv.AppendLine(string.Join(',', CellColumns.All.Select(c => c.Name)));
-        foreach (var cell in run.Cells)
+        foreach (var cell in report.Run.Cells)
             csv.AppendLine(string.Join(',', CellColumns.All.Select(c => Escape(CellColumns.FormatFor(cell, c)))));
         return csv.ToString();
     }

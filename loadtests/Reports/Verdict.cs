@@ -30,19 +30,7 @@ public sealed record VerdictLine(VerdictLineKind Kind, string Text, TextTable? T
 /// </summary>
 public static partial class Verdict
 {
-    /// <summary>The flags that limit what a figure can say, with what each means for the verdict.</summary>
-    private static (string Flag, string Meaning)[] LimitsOf(RunSpec spec) => new[]
-    {
-        (CellFlags.ClientBound, "the driver used 90% or more of a core, the figures may measure the driver"),
-        (CellFlags.MachineBound, "driver and server together used 90% or more of all cores, the machine may cap both"),
-        (CellFlags.Noisy, spec.PrecisionPercent is double p
-            ? $"the CV of req/s over its launches and rounds was above {p.ToString("0.#", CultureInfo.InvariantCulture)}%: the figure moves from process to process, and the interval is wide there"
-            : "req/s varied across repeats beyond the noise limit, a small gap there is no lead"),
-        (CellFlags.WaitBound, "the cores it could use were less than half busy while requests stayed in flight far longer than their CPU cost: a wait set the pace, so no lead is claimed there"),
-        (CellFlags.Starved, "the .NET thread pool had work queued while it added threads: blocked threads set the pace, so no lead is claimed there"),
-        (CellFlags.Contended, "other processes on the machine used a quarter core or more during its windows: the stacks shared the cores with them"),
-    };
-
+    /// <summary>The flags that limit what a figure can say: named on its line, and explained among the cautions (<see cref="CellFlags.Meanings"/>).</summary>
     private static readonly string[] Limits = { CellFlags.ClientBound, CellFlags.MachineBound, CellFlags.Noisy, CellFlags.WaitBound, CellFlags.Starved, CellFlags.Contended };
 
     /// <summary>

@@ -13,8 +13,9 @@ public static partial class Verdict
     private static IEnumerable<string> Cautions(RunResult run, IReadOnlyList<CellResult> cells, string baseline, IReadOnlyList<string> others)
     {
         var pairTargets = new[] { baseline }.Concat(others).ToList();
-        foreach (var (flag, meaning) in LimitsOf(run.Spec))
+        foreach (var flag in Limits)
         {
+            var meaning = CellFlags.Meaning(flag, run.Spec.PrecisionPercent)!.Meaning;
             var flagged = pairTargets.Select(t => (t, where: string.Join("; ", cells.Where(c => c.Key.Target == t && c.Flags.Contains(flag))
                     .GroupBy(c => c.Key.Endpoint).Select(g => g.Key + (cells.HasSizes(g.Key) ? " " + string.Join(", ", g.OrderBy(c => c.Key.SizeBytes).Select(c => c.SizeLabel).Distinct()) : "")))))
                 .Where(x => x.where.Length > 0).ToList();

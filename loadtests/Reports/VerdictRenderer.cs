@@ -79,8 +79,7 @@ public static class VerdictRenderer
                     CloseSizes();
                     if (!inList) { html.Append("<ul>"); inList = true; }
                     var hasSizes = i + 1 < lines.Count && lines[i + 1].Kind == VerdictLineKind.Size;
-                    html.Append("<li>").Append(line.Kind == VerdictLineKind.Endpoint
-                        ? "<b>" + E(Label(line.Text)) + "</b>" + E(line.Text[Label(line.Text).Length..]) : E(line.Text));
+                    html.Append("<li>").Append(line.Kind == VerdictLineKind.Endpoint ? Labelled(line.Text) : E(line.Text));
                     if (!hasSizes) html.Append("</li>");
                     break;
             }
@@ -93,6 +92,11 @@ public static class VerdictRenderer
     public const string Css =
         "#verdict{border:2px solid #2a6;background:#f4fbf6;padding:.2em 1em .6em;margin:0 0 1.5em;font-size:14px}" +
         "#verdict h2{margin:.4em 0 .2em}#verdict h3{margin:.6em 0 .2em}#verdict p.note{color:#555;margin:.2em 0}#verdict ul{margin:.2em 0;padding-left:1.4em}";
+
+    /// <summary>A line as HTML, what it starts with before its first ": " in bold: "<b>echo-post 4KB</b>: ...", "<b>machine</b>: ...".</summary>
+    internal static string Labelled(string text) => Label(text) is { Length: > 0 } label
+        ? "<b>" + WebUtility.HtmlEncode(label) + "</b>" + WebUtility.HtmlEncode(text[label.Length..])
+        : WebUtility.HtmlEncode(text);
 
     /// <summary>The endpoint (and size) an endpoint line starts with, before its first ": ".</summary>
     private static string Label(string text) => text.IndexOf(": ", StringComparison.Ordinal) is var i and > 0 ? text[..i] : "";
