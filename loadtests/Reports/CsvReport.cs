@@ -1,5 +1,3 @@
-using System.Linq;
-using System.Text;
 
 namespace Comparator.Reports;
 
@@ -9,14 +7,11 @@ public sealed class CsvReport : IExporter
     public string Name => "csv";
     public string? FileName => "results.csv";
 
-    public string Render(RunReport report)
-    {
-        var csv = new StringBuilder();
-        csv.AppendLine(string.Join(',', CellColumns.All.Select(c => c.Name)));
-        foreach (var cell in report.Run.Cells)
-            csv.AppendLine(string.Join(',', CellColumns.All.Select(c => Escape(CellColumns.FormatFor(cell, c)))));
-        return csv.ToString();
-    }
+    /// <summary>The header, then a row per cell, each line ended as the platform ends lines.</summary>
+    public string Render(RunReport report) =>
+        string.Concat(report.Run.Cells.Select(cell => CellColumns.All.Select(c => Escape(CellColumns.FormatFor(cell, c))))
+            .Prepend(CellColumns.All.Select(c => c.Name))
+            .Select(fields => string.Join(',', fields) + Environment.NewLine));
 
     private static string Escape(string field) =>
         field.IndexOfAny(new[] { ',', '"', '\n', '\r' }) >= 0 ? "\"" + field.Replace("\"", "\"\"") + "\"" : field;
