@@ -26,7 +26,7 @@ public static class ReportCommand
     public static int Run(ArgumentReader options)
     {
         var file = options.Arguments("RESULTS.json").FirstOrDefault()
-            ?? throw new UsageException("report: needs a results.json file: report RESULTS.json [--format html|md|csv|json] [--out FILE]");
+            ?? throw new UsageException("report: needs a results.json file: report RESULTS.json [--format html|md|csv|json|summary|console|charts] [--out FILE]");
         var run = DiffCommand.Load(file);
         var format = options.Value("--format") ?? "html";
         var exporter = Exporters.Named(format)
