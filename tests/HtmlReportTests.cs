@@ -11,7 +11,7 @@ namespace Comparator.Tests;
 /// <summary>report.html and its charts, from a result fixture.</summary>
 public sealed class HtmlReportTests
 {
-    private static RunResult TwoTargets()
+    internal static RunResult TwoTargets()
     {
         var sample = ResultsTests.Sample();
         var cell = sample.Cells[0];
