@@ -2,7 +2,6 @@ using System;
 using System.IO;
 using System.Linq;
 using System.Threading.Tasks;
-using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
 using Comparator.Targets;

@@ -6,6 +6,7 @@ using System.Threading.Tasks;
 using Comparator.Cli;
 using Comparator.Measuring;
 using Comparator.Reports;
+using Comparator.Results;
 using Comparator.Running;
 using Xunit;
 

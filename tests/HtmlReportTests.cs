@@ -11,7 +11,7 @@ namespace Comparator.Tests;
 /// <summary>report.html and its charts, from a result fixture.</summary>
 public sealed class HtmlReportTests
 {
-    private static RunResult TwoTargets()
+    internal static RunResult TwoTargets()
     {
         var sample = ResultsTests.Sample();
         var cell = sample.Cells[0];
@@ -25,7 +25,7 @@ public sealed class HtmlReportTests
     {
         var run = TwoTargets();
         var charts = Charts.Build(run);
-        var html = HtmlReport.Render(run, charts);
+        var html = new HtmlReport().Render(new RunReport(run, charts));
 
         Assert.Equal(new[] { "judgments", "throughput", "requests", "latency-p50", "latency-p99", "overhead", "cpu" }, charts.Select(c => c.Name));
         foreach (var chart in charts)
@@ -34,7 +34,7 @@ public sealed class HtmlReportTests
             Assert.True(figure.Success, chart.Name + " is missing");
             Assert.Matches("<svg[^>]*>.*<path", figure.Value.Replace("\n", " "));
         }
-        var everyCellTable = html[html.IndexOf("<h2>Every cell</h2>", StringComparison.Ordinal)..];
+        var everyCellTable = html[html.IndexOf("<h2>Every cell (median repeat)</h2>", StringComparison.Ordinal)..];
         Assert.Equal(run.Cells.Count, Regex.Matches(everyCellTable[..everyCellTable.IndexOf("</table>", StringComparison.Ordinal)], "<tr>").Count - 1);
         Assert.Contains("<td class=\"flag\">client-bound</td>", html);
         Assert.Contains(run.Spec.Machine.CpuModel, html);

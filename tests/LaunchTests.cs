@@ -3,6 +3,7 @@ using System.IO;
 using System.Linq;
 using System.Threading.Tasks;
 using Comparator.Reports;
+using Comparator.Results;
 using Xunit;
 
 namespace Comparator.Tests;

@@ -114,7 +114,7 @@ public sealed class RatePassTests : IDisposable
 
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         var dir = Assert.Single(_out.GetDirectories());
-        var run = Comparator.Reports.ResultStore.Deserialize(File.ReadAllText(Path.Combine(dir.FullName, "results.json")), "results.json");
+        var run = Comparator.Results.ResultStore.Deserialize(File.ReadAllText(Path.Combine(dir.FullName, "results.json")), "results.json");
         var rated = run.Cells.Where(c => c.Key.Rate is not null).ToList();
         Assert.Equal(2, rated.Count);
         Assert.Equal(2, run.Cells.Count(c => c.Key.Rate is null));

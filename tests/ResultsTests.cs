@@ -157,8 +157,8 @@ public sealed class ResultsTests
         System.Globalization.CultureInfo.CurrentCulture = new System.Globalization.CultureInfo("de-DE"); // decimal comma
         try
         {
-            var csv = CsvReport.Render(Sample()).Split('\n', StringSplitOptions.RemoveEmptyEntries);
-            var md = MarkdownReport.Render(Sample());
+            var csv = new CsvReport().Render(new RunReport(Sample())).Split('\n', StringSplitOptions.RemoveEmptyEntries);
+            var md = new MarkdownReport().Render(new RunReport(Sample()));
             Assert.Equal(2, csv.Length);
             Assert.StartsWith("kestrel,.NET 10,echo-post,500,100,true,httpclient,,1000,0,0,", csv[1]); // no cores recorded in this sample
             Assert.Contains("| echo-post | 500B | 100 | httpclient | 1000 | 900-1100 |", md);

@@ -215,17 +215,17 @@ public sealed class VerdictTests
             cells.Add(Cell(target, endpoint, size, W(rps), W(rps + 10)) with { Flags = size == 64 ? new[] { "noisy" } : new string[0] });
         var run = Run(new[] { WcfClassic, WebApiSelfhost, CoreWcf }, cells.ToArray());
 
-        var summary = SummaryReport.Render(run, "charts/throughput.png");
+        var summary = SummaryReport.Render(run, Verdict.Build(run), "charts/throughput.png");
         var lines = summary.TrimEnd('\n').Split('\n');
         Assert.True(lines.Length <= SummaryReport.MaxLines, $"{lines.Length} lines");
         Assert.Contains("![throughput](charts/throughput.png)", lines);
         Assert.Contains(lines, l => l.Contains("**echo-post**: wcf-classic leads at every size"));
         Assert.Contains(lines, l => l.StartsWith("| echo-post | 64B | 1.20x |"));
 
-        var md = MarkdownReport.Render(run);
+        var md = new MarkdownReport().Render(new RunReport(run));
         Assert.True(md.IndexOf("## Verdict: wcf-classic against webapi-selfhost", System.StringComparison.Ordinal) < md.IndexOf("- started", System.StringComparison.Ordinal));
-        var html = HtmlReport.Render(run, new List<Chart>());
-        Assert.True(html.IndexOf("<section id=\"verdict\">", System.StringComparison.Ordinal) < html.IndexOf("<dl>", System.StringComparison.Ordinal));
+        var html = new HtmlReport().Render(new RunReport(run, new List<Chart>()));
+        Assert.True(html.IndexOf("<section id=\"verdict\">", System.StringComparison.Ordinal) < html.IndexOf("<h2>Run</h2>", System.StringComparison.Ordinal));
     }
 
     [Fact]

@@ -12,10 +12,10 @@ public static class ReportCommand
 {
     public static Command Define()
     {
-        var report = new Command("report", "Render a saved run (results.json) again, as HTML, Markdown, CSV or JSON.")
+        var report = new Command("report", "Render a saved run (results.json) again, as any of its outputs: HTML, Markdown, CSV, JSON, the summary or the terminal's tables.")
         {
             new Argument<string?>("RESULTS.json") { Description = "A results.json a run wrote, or its run directory.", Arity = ArgumentArity.ZeroOrOne },
-            CommandLine.One("--format", "html|md|csv|json", "The output format. Default: html."),
+            CommandLine.One("--format", string.Join("|", Exporters.All.Select(e => e.Name)), "The output format: a run directory's file, the charts' list, or the terminal's tables. Default: html."),
             CommandLine.One("--out", "FILE", "Write to this file instead of standard output."),
             CommandLine.One("--charts", "DIR", "Also write every chart into this directory, as SVG and PNG (as a run directory's charts/)."),
         };
@@ -26,25 +26,14 @@ public static class ReportCommand
     public static int Run(ArgumentReader options)
     {
         var file = options.Arguments("RESULTS.json").FirstOrDefault()
-            ?? throw new UsageException("report: needs a results.json file: report RESULTS.json [--format html|md|csv|json] [--out FILE]");
+            ?? throw new UsageException("report: needs a results.json file: report RESULTS.json [--format html|md|csv|json|summary|console|charts] [--out FILE]");
         var run = DiffCommand.Load(file);
-        var text = (options.Value("--format") ?? "html") switch
-        {
-            "html" => HtmlReport.Render(run, Charts.Build(run)),
-            "md" => MarkdownReport.Render(run),
-            "csv" => CsvReport.Render(run),
-            "json" => ResultStore.Serialize(run),
-            var other => throw new UsageException($"report: --format takes html, md, csv or json, not '{other}'"),
-        };
-        if (options.Value("--charts") is string chartDirectory)
-        {
-            Directory.CreateDirectory(chartDirectory);
-            foreach (var chart in Charts.Build(run))
-            {
-                OutputFiles.WriteAtomically(Path.Combine(chartDirectory, chart.Name + ".svg"), chart.Svg());
-                chart.Plot.SavePng(Path.Combine(chartDirectory, chart.Name + ".png"), Chart.Width, chart.Height);
-            }
-        }
+        var format = options.Value("--format") ?? "html";
+        var exporter = Exporters.Named(format)
+            ?? throw new UsageException($"report: --format takes {string.Join(", ", Exporters.All.Select(e => e.Name))}, not '{format}'");
+        var report = new RunReport(run);
+        var text = exporter.Render(report);
+        if (options.Value("--charts") is string chartDirectory) ChartFiles.WriteInto(report.Charts, chartDirectory);
         if (options.Value("--out") is string path) File.WriteAllText(path, text);
         else Console.Write(text);
         return ExitCodes.Success;

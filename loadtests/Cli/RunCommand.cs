@@ -109,43 +109,12 @@ public static class RunCommand
         var directory = RunDirectory.Write(run, options.OutDirectory);
 
         Console.WriteLine();
-        var targetCount = run.Cells.Select(c => c.Key.Target).Distinct().Count();
-        foreach (var part in run.ByCores())
-        {
-            if (run.HasSeveralCores()) Console.WriteLine($"the servers {CoreParts.Phrase(part.Spec)}:");
-            Console.Write((targetCount > 2 ? SideBySide.BuildLong(part) : SideBySide.Build(part)).ToText());
-            Console.WriteLine();
-            if (Attribution.Build(part) is TextTable attribution)
-            {
-                Console.WriteLine($"where the difference comes from, {CoreParts.Short(part.Spec)} (server CPU µs per request; steps are differences):");
-                Console.Write(attribution.ToText());
-                Console.WriteLine();
-            }
-            if (Crossovers.Table(part) is TextTable crossovers)
-            {
-                Console.WriteLine($"crossovers, {CoreParts.Short(part.Spec)} (where the lead, as the interval rule judged it, changes hands as the payload grows):");
-                Console.Write(crossovers.ToText());
-                Console.WriteLine();
-            }
-        }
-        if (CoreCrossovers.Table(run) is TextTable acrossCores)
-        {
-            Console.WriteLine("crossovers across cores (who leads under each allotment of the servers' cores):");
-            Console.Write(acrossCores.ToText());
-            Console.WriteLine();
-        }
+        Console.Write(new ConsoleReport().Render(new RunReport(run)));
         var crank = new ArgumentReader(parse).Flag("--crank");
         foreach (var t in run.Targets.Where(t => t.External))
             Console.WriteLine($"external target {t.Name}: {t.BaseUrl} " + (run.Cells.Any(c => c.Key.Target == t.Name && c.Summary?.ServerCpuSeconds is not null) ? "(CPU read from its process)"
                 : crank ? "(no server CPU here: `comparator import-crank` adds it from crank's agent)" : "(no server CPU)"));
         foreach (var t in run.Targets.Where(t => !t.Measured)) Console.WriteLine($"not measured: {t.Name}: {t.NotMeasuredReason}");
-        foreach (var hint in run.Cells.SelectMany(c => c.Flags).Distinct().Select(CellFlags.Hint).OfType<string>())
-            Console.WriteLine("hint: " + hint);
-        if (run.Spec.Drivers.Count > 1)
-        {
-            Console.WriteLine();
-            Console.Write(DriversView.Build(run).ToText());
-        }
         foreach (var d in run.Spec.Drivers) Console.WriteLine($"driver {d.Name}: {d.Description}");
         Console.WriteLine($"results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");
         if (crank) Crank.CrankStatistics.Write(run, Console.Out);
@@ -171,7 +140,7 @@ public static class RunCommand
     private static void PrintVerdict(RunResult run)
     {
         Console.WriteLine();
-        Console.Write(Verdict.ToText(Verdict.Build(run)));
+        Console.Write(VerdictRenderer.ToText(Verdict.Build(run)));
     }
 
     /// <summary>1 when a target that was asked for failed to start or verify, or any cell had failed requests.</summary>

@@ -1,7 +1,5 @@
-using System;
-using System.Collections.Generic;
-using System.Globalization;
 using Comparator.Results;
+using Comparator.Statistics;
 
 namespace Comparator.Reports;
 
@@ -35,11 +33,11 @@ public static class CellColumns
         new("cv", "%", "coefficient of variation of requests/s over the repeats (sample stddev / mean, percent; 0 for one repeat)", c => c.RpsCv * 100),
         new("time_per_request_ms", "ms", "ab: Time per request (mean): concurrency x elapsed / requests", c => c.Summary is { } s && s.Succeeded > 0 ? c.Key.Concurrency * s.ElapsedSeconds * 1000 / s.Succeeded : null),
         new("time_per_request_all_ms", "ms", "ab: Time per request (mean, across all concurrent requests): elapsed / requests", c => c.Summary is { Succeeded: > 0 } s ? s.TimePerRequestAcrossMs : null),
-        new("latency_mean_ms", "ms", "mean latency of successful requests", c => c.Summary?.LatencyMeanMs),
-        new("latency_p50_ms", "ms", "latency percentile 50", c => c.Summary?.LatencyP50Ms),
-        new("latency_p90_ms", "ms", "latency percentile 90", c => c.Summary?.LatencyP90Ms),
-        new("latency_p99_ms", "ms", "latency percentile 99", c => c.Summary?.LatencyP99Ms),
-        new("latency_max_ms", "ms", "highest latency of any repeat", c => c.Summary?.LatencyMaxMs),
+        Latency("mean", "mean latency of successful requests", s => s.LatencyMeanMs),
+        Latency("p50", "latency percentile 50", s => s.LatencyP50Ms),
+        Latency("p90", "latency percentile 90", s => s.LatencyP90Ms),
+        Latency("p99", "latency percentile 99", s => s.LatencyP99Ms),
+        Latency("max", "highest latency of any repeat", s => s.LatencyMaxMs),
         new("bytes_received", "B", "ab: Total transferred: bytes read from the sockets, heads and chunk framing included", c => c.Summary?.BytesReceived),
         new("bytes_sent", "B", "ab: Total sent: bytes written to the sockets", c => c.Summary?.BytesSent),
         new("body_bytes_received", "B", "ab: HTML transferred: response body bytes after de-framing", c => c.Summary?.BodyBytesReceived),
@@ -53,7 +51,7 @@ public static class CellColumns
         new("rate_asked", "", "fixed-rate cells: requests/s sent at a constant arrival rate (open model), latency counted from each request's intended send time; empty for the closed loop", c => c.Key.Rate),
         new("late_requests", "", "fixed-rate cells: requests whose intended send time came while their connection still waited for the previous answer (the server did not keep up)", c => c.Summary?.LateRequests),
         new("dropped_requests", "", "fixed-rate cells: requests due in the window that could not be sent before it ended", c => c.Summary?.DroppedRequests),
-        new("latency_p999_ms", "ms", "latency percentile 99.9 (socket driver: from its HDR histogram)", c => c.Summary?.LatencyP999Ms),
+        Latency("p999", "latency percentile 99.9 (socket driver: from its HDR histogram)", s => s.LatencyP999Ms),
         new("bottleneck", "", "what bounded the cell: server, client, machine, wait (cores less than half busy), unknown (no server CPU)", c => c.Bottleneck?.Kind),
         new("cores_busy", "cores", "server plus driver CPU seconds per second of the window", c => c.Bottleneck?.CoresBusy),
         new("in_flight_ms", "ms", "time each request was in flight, by Little's law: concurrency / req/s", c => c.Bottleneck?.InFlightMs),
@@ -67,10 +65,14 @@ public static class CellColumns
         new("threadpool_queue", "items", ".NET targets: work items waiting for a pool thread, median sample", c => c.Summary?.Counters?.ThreadPoolQueueLengthMedian),
         new("time_in_gc_pct", "%", ".NET targets: time in GC, mean sample", c => c.Summary?.Counters?.TimeInGcPercent),
         new("alloc_mb_per_s", "MiB/s", ".NET targets: bytes allocated per second", c => c.Summary?.Counters is { } k ? k.AllocatedBytesPerSecond / (1024 * 1024) : null),
-        new("flags", "", "failed, client-bound, machine-bound, noisy, wait-bound, starved, drivers-disagree, no-server-cpu, not-measured", c => string.Join(' ', c.Flags)),
+        new("flags", "", string.Join(", ", CellFlags.Meanings().Select(m => m.Name)), c => string.Join(' ', c.Flags)),
         new("limitations", "", "figures this driver cannot give (n/a in their columns) and why", c => c.Summary is { } s ? string.Join("; ", s.Limitations) : null),
         new("not_measured_reason", "", "why a cell has no figures", c => c.NotMeasuredReason),
     };
+
+    /// <summary>A latency column of the median repeat, in ms: latency_{figure}_ms.</summary>
+    private static CellColumn Latency(string figure, string description, Func<Measurement, double?> value) =>
+        new($"latency_{figure}_ms", "ms", description, c => c.Summary is { } s ? value(s) : null);
 
     /// <summary>
     /// A column's text for a cell: empty where the cell was not measured at all, "n/a" where it was

@@ -1,6 +1,3 @@
-using System;
-using System.Collections.Generic;
-using System.Linq;
 using Comparator.Results;
 using ScottPlot;
 
@@ -30,7 +27,7 @@ public static partial class Charts
         Plot Draw(Func<Measurement, double?> value, string axis)
         {
             var plot = new Plot();
-            var groups = cells.GroupBy(Category).ToList();
+            var groups = cells.GroupBy(BarCharts.Category).ToList();
             var bars = new List<Bar>();
             var (xs, ys, up, down) = (new List<double>(), new List<double>(), new List<double>(), new List<double>());
             for (var g = 0; g < groups.Count; g++)
@@ -44,8 +41,8 @@ public static partial class Charts
                     if (windows.Count < 2) continue;
                     xs.Add(position); ys.Add(v); up.Add(Math.Max(0, windows.Max() - v)); down.Add(Math.Max(0, v - windows.Min()));
                 }
-            BarsWithWhiskers(plot, bars, xs, ys, up, down);
-            Ticks(plot, groups.Select(g => g.Key).ToList(), series.Count);
+            BarCharts.BarsWithWhiskers(plot, bars, xs, ys, up, down);
+            BarCharts.Ticks(plot, groups.Select(g => g.Key).ToList(), series.Count);
             plot.Legend.ManualItems.AddRange(series.Select(s => new LegendItem
             {
                 LabelText = $"{s.Target}, {CoreParts.Short(run.Spec, s.Cores)}",

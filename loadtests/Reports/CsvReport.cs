@@ -1,20 +1,17 @@
-using System.Linq;
-using System.Text;
-using Comparator.Results;
 
 namespace Comparator.Reports;
 
 /// <summary>results.csv: one row per cell (its median repeat), the columns of <see cref="CellColumns"/>.</summary>
-public static class CsvReport
+public sealed class CsvReport : IExporter
 {
-    public static string Render(RunResult run)
-    {
-        var csv = new StringBuilder();
-        csv.AppendLine(string.Join(',', CellColumns.All.Select(c => c.Name)));
-        foreach (var cell in run.Cells)
-            csv.AppendLine(string.Join(',', CellColumns.All.Select(c => Escape(CellColumns.FormatFor(cell, c)))));
-        return csv.ToString();
-    }
+    public string Name => "csv";
+    public string? FileName => "results.csv";
+
+    /// <summary>The header, then a row per cell, each line ended as the platform ends lines.</summary>
+    public string Render(RunReport report) =>
+        string.Concat(report.Run.Cells.Select(cell => CellColumns.All.Select(c => Escape(CellColumns.FormatFor(cell, c))))
+            .Prepend(CellColumns.All.Select(c => c.Name))
+            .Select(fields => string.Join(',', fields) + Environment.NewLine));
 
     private static string Escape(string field) =>
         field.IndexOfAny(new[] { ',', '"', '\n', '\r' }) >= 0 ? "\"" + field.Replace("\"", "\"\"") + "\"" : field;

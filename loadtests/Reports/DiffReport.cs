@@ -1,6 +1,3 @@
-using System.Collections.Generic;
-using System.Globalization;
-using System.Linq;
 using System.Text;
 using Comparator.Comparing;
 

@@ -1,6 +1,3 @@
-using System.Collections.Generic;
-using System.Globalization;
-using System.Linq;
 using Comparator.Results;
 
 namespace Comparator.Reports;
@@ -27,8 +24,8 @@ public static class ScenarioOperations
         return new TextTable(new[] { "operation", "size", "target", "request", "headers", "body", "correct answer" }, rows);
     }
 
-    /// <summary>"operations get-order, create-order from scenarios/orders.json": the cells line of a report.</summary>
+    /// <summary>"operations get-order, create-order from scenarios/orders.json", or the endpoints and sizes with their files: the cells line of a report.</summary>
     public static string CellsText(RunSpec s) => s.Scenario is ScenarioSpec scenario
         ? $"operations {string.Join(", ", s.Endpoints)} from {scenario.File}" + (s.Sizes.Count > 0 ? $"; sizes {string.Join(", ", s.Sizes.Select(p => p.Label))}" : "")
-        : string.Create(CultureInfo.InvariantCulture, $"endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => p.Label))}; json items {s.JsonItems}");
+        : string.Create(CultureInfo.InvariantCulture, $"endpoints {string.Join(", ", s.Endpoints)}; sizes {string.Join(", ", s.Sizes.Select(p => $"{p.Label} ({p.Source})"))}; json items {s.JsonItems}");
 }

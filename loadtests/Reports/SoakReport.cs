@@ -1,6 +1,4 @@
-using System.Globalization;
 using System.IO;
-using System.Linq;
 using System.Text;
 using System.Text.Json;
 using Comparator.Results;

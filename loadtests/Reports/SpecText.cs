@@ -1,5 +1,3 @@
-using System.Globalization;
-using System.Linq;
 using Comparator.Results;
 
 namespace Comparator.Reports;
@@ -7,6 +5,29 @@ namespace Comparator.Reports;
 /// <summary>Sentences about a run's settings that more than one renderer prints.</summary>
 public static class SpecText
 {
+    /// <summary>The run's settings, one line each: when, on what machine, the drivers, cores, sockets, schedule, cells, timing, baseline.</summary>
+    public static IReadOnlyList<string> Facts(RunResult run)
+    {
+        var s = run.Spec;
+        var facts = new List<string>
+        {
+            Invariant($"started {run.StartedAt:u}, finished {run.FinishedAt:u}"),
+            $"machine: {s.Machine.CpuModel}, {s.Machine.LogicalCores} logical cores, {s.Machine.OperatingSystem}; comparator on {s.Machine.DotNetRuntime}",
+        };
+        if (Crank(s) is string crank) facts.Add(crank);
+        facts.AddRange(s.Drivers.Select(d => $"driver {d.Name}: {d.Description}"));
+        facts.Add($"cores: the servers {CoreParts.Phrase(s)}");
+        facts.Add($"Server header: {(s.ServerHeader ? "on (--server-header on)" : "off")}");
+        facts.Add($"TCP_NODELAY: {TcpNoDelay(s)}");
+        facts.Add($"schedule: {s.Schedule ?? "one target after another"}");
+        facts.Add(ScenarioOperations.CellsText(s));
+        facts.Add(Invariant($"concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}; {Timing(s)}; median repeat shown"));
+        facts.Add($"baseline for ratios: {s.BaselineTarget}; packages: {string.Join(", ", s.Machine.Packages.Select(p => p.Key + " " + p.Value))}");
+        return facts;
+    }
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+
     /// <summary>
     /// "first-cell warm-up 5 s, then 1 s per cell (discarded); 3 to 4 repeats of 2 s until the CV of
     /// requests/s is at most 5%". Runs saved before the precision loop had a fixed repeat count.

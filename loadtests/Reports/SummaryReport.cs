@@ -1,6 +1,3 @@
-using System.Collections.Generic;
-using System.Globalization;
-using System.Linq;
 using System.Text;
 using Comparator.Results;
 
@@ -11,12 +8,24 @@ namespace Comparator.Reports;
 /// review or a pull request. Sizes are dropped first when the verdict is longer (their endpoint's
 /// line still gives the crossover and the ratio from smallest to largest size; report.md has all).
 /// </summary>
-public static class SummaryReport
+public sealed class SummaryReport : IExporter
 {
     public const int MaxLines = 40;
 
+    public string Name => "summary";
+    public string? FileName => "summary.md";
+
+    /// <summary>The chart it shows, by preference: req/s across cores, every judgment, req/s by size, req/s per cell.</summary>
+    private static readonly string[] ChartsShown = { Charts.CoresChart, ForestChart.Name, "throughput", "requests" };
+
+    public string Render(RunReport report)
+    {
+        var chart = ChartsShown.FirstOrDefault(name => report.Charts.Any(c => c.Name == name)) is string name ? $"charts/{name}.png" : null;
+        return Render(report.Run, report.Verdict, chart);
+    }
+
     /// <param name="chart">The chart to show, relative to the run directory (charts/throughput.png), or null.</param>
-    public static string Render(RunResult run, string? chart)
+    public static string Render(RunResult run, IReadOnlyList<VerdictLine> lines, string? chart)
     {
         var head = new List<string>
         {
@@ -31,12 +40,11 @@ public static class SummaryReport
                      "; server CPU from its agent's samples of the target's process.");
         tail.Add("Full figures: report.md and report.html in this directory.");
 
-        var lines = Verdict.Build(run);
-        var body = Lines(Verdict.ToMarkdown(lines));
+        var body = Lines(VerdictRenderer.ToMarkdown(lines));
         if (head.Count + body.Count + tail.Count > MaxLines)
         {
             var withoutSizes = lines.Where(l => l.Kind != VerdictLineKind.Size).ToList();
-            body = Lines(Verdict.ToMarkdown(withoutSizes));
+            body = Lines(VerdictRenderer.ToMarkdown(withoutSizes));
             body.Add("");
             body.Add("(per-size lines left out to stay short: see report.md)");
         }

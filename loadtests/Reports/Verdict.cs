@@ -1,8 +1,3 @@
-using System;
-using System.Collections.Generic;
-using System.Globalization;
-using System.Linq;
-using System.Net;
 using System.Text;
 using Comparator.Results;
 using Comparator.Running;
@@ -26,23 +21,12 @@ public sealed record VerdictLine(VerdictLineKind Kind, string Text, TextTable? T
 /// server differences and whether <see cref="Attribution"/>'s steps can split them off).
 /// Every sentence is built from the figures it shows; who leads is read from the run's verdicts
 /// (<see cref="PairVerdicts"/>, decided by the lead rule), never judged here, so the table, the
-/// sentences, the crossovers and results.json cannot disagree.
+/// sentences, the crossovers and results.json cannot disagree. Built here as lines, the cautions in
+/// VerdictCautions.cs; <see cref="VerdictRenderer"/> writes them for each output.
 /// </summary>
-public static class Verdict
+public static partial class Verdict
 {
-    /// <summary>The flags that limit what a figure can say, with what each means for the verdict.</summary>
-    private static (string Flag, string Meaning)[] LimitsOf(RunSpec spec) => new[]
-    {
-        (CellFlags.ClientBound, "the driver used 90% or more of a core, the figures may measure the driver"),
-        (CellFlags.MachineBound, "driver and server together used 90% or more of all cores, the machine may cap both"),
-        (CellFlags.Noisy, spec.PrecisionPercent is double p
-            ? $"the CV of req/s over its launches and rounds was above {p.ToString("0.#", CultureInfo.InvariantCulture)}%: the figure moves from process to process, and the interval is wide there"
-            : "req/s varied across repeats beyond the noise limit, a small gap there is no lead"),
-        (CellFlags.WaitBound, "the cores it could use were less than half busy while requests stayed in flight far longer than their CPU cost: a wait set the pace, so no lead is claimed there"),
-        (CellFlags.Starved, "the .NET thread pool had work queued while it added threads: blocked threads set the pace, so no lead is claimed there"),
-        (CellFlags.Contended, "other processes on the machine used a quarter core or more during its windows: the stacks shared the cores with them"),
-    };
-
+    /// <summary>The flags that limit what a figure can say: named on its line, and explained among the cautions (<see cref="CellFlags.Meanings"/>).</summary>
     private static readonly string[] Limits = { CellFlags.ClientBound, CellFlags.MachineBound, CellFlags.Noisy, CellFlags.WaitBound, CellFlags.Starved, CellFlags.Contended };
 
     /// <summary>
@@ -286,177 +270,6 @@ public static class Verdict
                $"({withInterval.Count} × {Format.Percent(Math.Round(single, 5))}, the worst single rate simulated over spreads of 1% to 30%).{stop}";
     }
 
-    private static IEnumerable<string> Cautions(RunResult run, IReadOnlyList<CellResult> cells, string baseline, IReadOnlyList<string> others)
-    {
-        var pairTargets = new[] { baseline }.Concat(others).ToList();
-        foreach (var (flag, meaning) in LimitsOf(run.Spec))
-        {
-            var flagged = pairTargets.Select(t => (t, where: string.Join("; ", cells.Where(c => c.Key.Target == t && c.Flags.Contains(flag))
-                    .GroupBy(c => c.Key.Endpoint).Select(g => g.Key + (cells.HasSizes(g.Key) ? " " + string.Join(", ", g.OrderBy(c => c.Key.SizeBytes).Select(c => c.SizeLabel).Distinct()) : "")))))
-                .Where(x => x.where.Length > 0).ToList();
-            if (flagged.Count > 0) yield return $"{flag} ({meaning}): " + string.Join(" | ", flagged.Select(f => $"{f.t}: {f.where}"));
-        }
-        var single = cells.Count(c => pairTargets.Contains(c.Key.Target) && c.Summary is not null && LeadRule.UnitKeys(c.Repeats).Select(k => k.Launch).Distinct().Count() < 2);
-        if (single > 0)
-            yield return $"one launch only in {single.ToString(CultureInfo.InvariantCulture)} cell(s): the process-to-process noise is unknown, so no lead is claimed there; measure with --launches 2 or more (not --quick).";
-        if (run.Spec.Scenario is ScenarioSpec scenario)
-        {
-            // Asked differently (SOAP beside REST, another body): the gap is the two services', not one framework's.
-            var differ = scenario.Operations.Where(o => o.Requests.Where(r => pairTargets.Contains(r.Target))
-                .Select(r => (r.Method, r.PathAndQuery, r.BodyFile, string.Join("\n", r.Headers))).Distinct().Count() > 1).Select(o => o.Name).Distinct().ToList();
-            if (differ.Count > 0)
-                yield return $"{string.Join(", ", differ)}: asked differently of each target (method, path, headers or body; see Operations): the gap there is the two services' whole difference, protocol and payload included, not their frameworks' alone.";
-        }
-        foreach (var t in run.Targets.Where(t => pairTargets.Contains(t.Name) && t.External))
-            yield return $"{t.Name} is a service given by URL: every launch measured the same process, so its interval covers windows of that one process, not process-to-process variance.";
-        foreach (var t in run.Targets.Where(t => t.LaunchFailures is { Count: > 0 }))
-            yield return $"{t.Name} missed launches: {string.Join("; ", t.LaunchFailures!)}";
-        foreach (var t in run.Targets.Where(t => !t.Measured))
-            yield return $"not measured: {t.Name} ({t.Runtime}, {t.Server}): {t.NotMeasuredReason ?? "no reason recorded"}";
-        var failed = cells.Where(c => pairTargets.Contains(c.Key.Target) && c.Summary is not null && c.FailedTotal > 0).ToList();
-        if (failed.Count > 0)
-            yield return "failed requests, so no verdict there: " + string.Join("; ", failed.Select(c => $"{c.Key.Target} {c.Key.Endpoint}{(cells.HasSizes(c.Key.Endpoint) ? " " + c.SizeLabel : "")} ({c.FailedTotal.ToString(CultureInfo.InvariantCulture)})"));
-        var a = run.Targets.FirstOrDefault(t => t.Name == baseline);
-        if (a is null) yield break;
-        foreach (var other in others)
-        {
-            var b = run.Targets.FirstOrDefault(t => t.Name == other);
-            if (b is null) continue;
-            // Of a service given by URL nothing is known of its runtime or host: say nothing of them.
-            if (IsUnknown(a.Runtime) || IsUnknown(b.Runtime) || IsUnknown(a.Server) || IsUnknown(b.Server)) continue;
-            var sameRuntime = a.Runtime == b.Runtime;
-            var sameHost = Host(a.Server) == Host(b.Server);
-            if (sameRuntime && sameHost)
-            {
-                yield return $"{other} and {baseline} both run on {a.Runtime} over {Host(a.Server)}: the gap is between the frameworks, not the runtime or host.";
-                continue;
-            }
-            var differ = !sameRuntime && !sameHost ? "runtime and server" : !sameRuntime ? "runtime" : "server";
-            yield return $"{other} runs on {b.Runtime} / {b.Server}, {baseline} on {a.Runtime} / {a.Server}: the gap mixes the framework with the {differ}. " + Split(run, cells, a, b);
-        }
-    }
-
-    /// <summary>How much of the pair's server CPU gap Attribution's runtime+server step accounts for, or which targets would tell.</summary>
-    private static string Split(RunResult run, IReadOnlyList<CellResult> cells, TargetInfo a, TargetInfo b)
-    {
-        double? Cpu(string target, CellResult like) => cells.FirstOrDefault(c => c.Key.Target == target && c.Key.Endpoint == like.Key.Endpoint &&
-            c.Key.SizeBytes == like.Key.SizeBytes && c.Key.Concurrency == like.Key.Concurrency && c.FailedTotal == 0)?.Summary?.ServerCpuUsPerRequest;
-        foreach (var (from, to) in Attribution.RuntimeSteps)
-        {
-            var fromInfo = run.Targets.FirstOrDefault(t => t.Name == from);
-            var toInfo = run.Targets.FirstOrDefault(t => t.Name == to);
-            if (fromInfo is null || toInfo is null) continue;
-            // Orient the pair's gap as the step is: the target on the step's "from" runtime minus the one on its "to" runtime.
-            var (high, low) = a.Runtime == fromInfo.Runtime && b.Runtime == toInfo.Runtime ? (a, b) : (b, a);
-            var oriented = high.Runtime == fromInfo.Runtime && low.Runtime == toInfo.Runtime;
-            var pairs = cells.Where(c => c.Key.Target == high.Name).Select(c => (step: Cpu(from, c) - Cpu(to, c), gap: Cpu(high.Name, c) - Cpu(low.Name, c)))
-                .Where(p => p.step.HasValue && p.gap.HasValue).Select(p => (step: p.step!.Value, gap: p.gap!.Value)).ToList();
-            if (pairs.Count == 0) continue;
-            var step = Median(pairs.Select(p => p.step));
-            var gap = Median(pairs.Select(p => p.gap));
-            var share = oriented && gap > 0 && step > 0 ? $": about {N(100 * step / gap, "0")}% of the gap is runtime and host rather than framework" : "";
-            return $"Attribution's runtime+server step {from} − {to} is {N(step, "+0.0;-0.0;0.0")} µs/req of server CPU against a gap {high.Name} − {low.Name} of " +
-                   $"{N(gap, "+0.0;-0.0;0.0")} µs/req (medians over {pairs.Count.ToString(CultureInfo.InvariantCulture)} cells){share}.";
-        }
-        var suggest = new[] { a.Name, b.Name, "webapi-selfhost", "webapi-kestrel" }.Distinct();
-        return $"This run cannot split them: it needs the same code on both runtimes, such as `--targets {string.Join(',', suggest)}` (Attribution's step webapi-selfhost − webapi-kestrel).";
-    }
-
-    public static string ToMarkdown(IReadOnlyList<VerdictLine> lines)
-    {
-        var md = new StringBuilder();
-        foreach (var line in lines)
-        {
-            switch (line.Kind)
-            {
-                case VerdictLineKind.Pair:
-                    // A list ends before the next pair's heading (several pairs, or several allotments of cores).
-                    if (md.Length > 0 && !md.ToString().EndsWith(Environment.NewLine + Environment.NewLine, StringComparison.Ordinal)) md.AppendLine();
-                    md.AppendLine($"## Verdict: {line.Text}").AppendLine();
-                    break;
-                case VerdictLineKind.Note: md.AppendLine(line.Text).AppendLine(); break;
-                case VerdictLineKind.Table: md.Append(line.Table!.ToMarkdown()).AppendLine(); break;
-                case VerdictLineKind.Endpoint: md.AppendLine($"- **{Label(line.Text)}**{line.Text[Label(line.Text).Length..]}"); break;
-                case VerdictLineKind.Size: md.AppendLine($"  - {line.Text}"); break;
-                case VerdictLineKind.CautionHeading: md.AppendLine().AppendLine($"**{line.Text}**").AppendLine(); break;
-                default: md.AppendLine($"- {line.Text}"); break;
-            }
-        }
-        return md.ToString();
-    }
-
-    public static string ToText(IReadOnlyList<VerdictLine> lines)
-    {
-        var text = new StringBuilder();
-        foreach (var line in lines)
-        {
-            if (line.Kind == VerdictLineKind.Table)
-            {
-                foreach (var row in line.Table!.ToText().TrimEnd().Split('\n')) text.Append("  ").AppendLine(row.TrimEnd('\r'));
-                continue;
-            }
-            text.AppendLine(line.Kind switch
-            {
-                VerdictLineKind.Pair => "verdict: " + line.Text,
-                VerdictLineKind.CautionHeading => line.Text.ToLowerInvariant() + ":",
-                VerdictLineKind.Endpoint => "  " + line.Text,
-                VerdictLineKind.Size => "    " + line.Text,
-                VerdictLineKind.Caution => "  - " + line.Text,
-                _ => "  " + line.Text,
-            });
-        }
-        return text.ToString();
-    }
-
-    public static string ToHtml(IReadOnlyList<VerdictLine> lines)
-    {
-        string E(string s) => WebUtility.HtmlEncode(s);
-        var html = new StringBuilder("<section id=\"verdict\">");
-        var inList = false;
-        var inSizes = false;
-        void CloseSizes() { if (inSizes) { html.Append("</ul></li>"); inSizes = false; } }
-        void Close() { CloseSizes(); if (inList) { html.Append("</ul>"); inList = false; } }
-        for (var i = 0; i < lines.Count; i++)
-        {
-            var line = lines[i];
-            switch (line.Kind)
-            {
-                case VerdictLineKind.Pair: Close(); html.Append("<h2>Verdict: ").Append(E(line.Text)).Append("</h2>"); break;
-                case VerdictLineKind.Note: Close(); html.Append("<p class=\"note\">").Append(E(line.Text)).Append("</p>"); break;
-                case VerdictLineKind.CautionHeading: Close(); html.Append("<h3>").Append(E(line.Text)).Append("</h3>"); break;
-                case VerdictLineKind.Table: Close(); html.Append(line.Table!.ToHtml()); break;
-                case VerdictLineKind.Size:
-                    if (!inSizes) { html.Append("<ul>"); inSizes = true; }
-                    html.Append("<li>").Append(E(line.Text)).Append("</li>");
-                    break;
-                default:
-                    CloseSizes();
-                    if (!inList) { html.Append("<ul>"); inList = true; }
-                    var hasSizes = i + 1 < lines.Count && lines[i + 1].Kind == VerdictLineKind.Size;
-                    html.Append("<li>").Append(line.Kind == VerdictLineKind.Endpoint
-                        ? "<b>" + E(Label(line.Text)) + "</b>" + E(line.Text[Label(line.Text).Length..]) : E(line.Text));
-                    if (!hasSizes) html.Append("</li>");
-                    break;
-            }
-        }
-        Close();
-        return html.Append("</section>").ToString();
-    }
-
-    /// <summary>The CSS of the verdict block in report.html.</summary>
-    public const string Css =
-        "#verdict{border:2px solid #2a6;background:#f4fbf6;padding:.2em 1em .6em;margin:0 0 1.5em;font-size:14px}" +
-        "#verdict h2{margin:.4em 0 .2em}#verdict h3{margin:.6em 0 .2em}#verdict p.note{color:#555;margin:.2em 0}#verdict ul{margin:.2em 0;padding-left:1.4em}";
-
-    /// <summary>The endpoint (and size) an endpoint line starts with, before its first ": ".</summary>
-    private static string Label(string text) => text.IndexOf(": ", StringComparison.Ordinal) is var i and > 0 ? text[..i] : "";
-
-    private static bool IsUnknown(string runtimeOrServer) => runtimeOrServer is "unknown" or "external" or "";
-
-
-    /// <summary>The listener under a host, without how the target reaches it ("Mono HttpListener via ..." is Mono HttpListener).</summary>
-    private static string Host(string server) => server.Split(" via ", 2)[0];
-
     private static string WireBytes(CellResult cell) =>
         cell.Summary is { Requests: > 0 } s ? Bytes((double)s.BytesReceived / s.Requests) : "n/a";
 
@@ -465,12 +278,6 @@ public static class Verdict
     private static string Ms(double ms) => N(ms, ms >= 100 ? "0" : ms >= 10 ? "0.0" : "0.00");
 
     private static string X(double ratio) => Format.Ratio(ratio);
-
-    private static double Median(IEnumerable<double> values)
-    {
-        var v = values.OrderBy(x => x).ToList();
-        return v.Count % 2 == 1 ? v[v.Count / 2] : (v[v.Count / 2 - 1] + v[v.Count / 2]) / 2;
-    }
 
     private static string N(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
     private static string N(double? value, string format) => value is double v ? N(v, format) : "n/a";

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Globalization;
 using System.Linq;
 using Comparator.Results;
 
@@ -35,7 +36,9 @@ public static class CellFlags
     public const string Contended = "contended";
 
     /// <summary>Cores' worth of CPU used by other processes in a window, at or above which it is contended: a quarter core, or a tenth of the machine.</summary>
-    public static double ContendedCores(int logicalCores) => Math.Max(0.25, 0.1 * logicalCores);
+    public static double ContendedCores(int logicalCores) => Math.Max(ContendedMinCores, ContendedShareOfCores * logicalCores);
+    public const double ContendedMinCores = 0.25;
+    public const double ContendedShareOfCores = 0.1;
 
     /// <summary>Threads the pool added within one window, at or above which a queued pool is starving rather than settling.</summary>
     public const double StarvedInjectedThreads = 2;
@@ -51,22 +54,46 @@ public static class CellFlags
     /// </summary>
     public const double NoisyCv = RepeatRule.DefaultPrecision;
 
-    /// <summary>What to do about a flag, for the outputs that show it.</summary>
-    public static string? Hint(string flag) => flag switch
+    /// <summary>
+    /// Every flag as every output explains it, in the order they list them: what it means, its threshold
+    /// read from the constants above, and what to do where a run has it. <paramref name="precisionPercent"/>
+    /// is the run's --precision, where it recorded one.
+    /// </summary>
+    public static IReadOnlyList<FlagMeaning> Meanings(double? precisionPercent = null) => new FlagMeaning[]
     {
-        ClientBound => "client-bound cells measure the driver: try --pin 0:1, fewer connections (--concurrency), or --driver wrk; server CPU µs/req stays valid",
-        MachineBound => "machine-bound cells share the cores between driver and server: compare server CPU µs/req rather than req/s, or use --pin",
-        Noisy => "noisy cells varied more than --precision (CV of req/s over launches and rounds, see the cv column): their intervals are wide; more --launches narrow them, a quieter machine or --pin lowers the spread",
-        DriversDisagree => "drivers disagree: the lower figure is usually a client-bound driver (see the drivers view)",
-        Failed => "failed requests are out of req/s and latency; see failureSamples in results.json",
-        WaitBound => "wait-bound cells kept the cores they could use less than half busy while each request stayed in flight far longer than its CPU cost " +
-                     "(Little's law: concurrency ÷ req/s): a timer, a delayed ACK, a lock or a blocked pool set the pace, not the framework's work; no lead is claimed there (see \"What bounded each cell\")",
-        Overloaded => "overloaded cells asked more than the target answered (achieved below 97% of the asked rate, or requests due that could not be sent): their latency is the queue's; ask a lower --rate",
-        Contended => "contended cells shared the machine with other processes (a build, another tenant): their figures are lower and noisier than the stacks alone would give; measure on a quiet machine",
-        Starved => "starved cells had work queued on the .NET thread pool while it was adding threads or while the cores stood idle: blocking calls held the pool's threads, " +
-                   "so req/s and latency measure the pool, not the framework's work; no lead is claimed there (see the runtime counters)",
-        _ => null,
+        new(Failed, "some requests failed: non-2xx, error, timeout or a wrong body; they are out of req/s and latency, and counted in `failed`",
+            "see failureSamples in results.json"),
+        new(ClientBound, $"the driver used {Percent(ClientBoundShare)} or more of one core: the figures may measure the driver, not the server",
+            "try --pin 0:1, fewer connections (--concurrency), or --driver wrk; server CPU µs/req stays valid"),
+        new(MachineBound, $"driver and server together used {Percent(MachineBoundShare)} or more of all cores: they compete for CPU, and the machine may cap both",
+            "compare server CPU µs/req rather than req/s, or use --pin"),
+        new(Noisy, $"the CV of req/s over its launches and rounds, the cv column, was above {(precisionPercent is double p ? Percent(p / 100) : "--precision")}: " +
+                   "the figure moves from process to process, and the interval of its ratio is wide there",
+            "more --launches narrow the interval; a quieter machine or --pin lowers the spread"),
+        new(WaitBound, $"the cores the cell could use were less than {Percent(BottleneckRule.WaitBoundShare)} busy while each request stayed in flight far longer than its CPU cost: " +
+                       "a wait set the pace, not the framework's work, so no lead is claimed there",
+            "a timer, a delayed ACK, a lock or a blocked pool is the usual wait; time in flight is concurrency ÷ req/s (Little's law), see \"What bounded each cell\""),
+        new(Starved, $"a .NET target's thread pool kept work queued while it added {StarvedInjectedThreads} threads or more in a window, or while the cores stood idle: " +
+                     "blocked threads set the pace, so no lead is claimed there",
+            "req/s and latency measure the pool, not the framework's work: find the blocking calls that hold its threads (see the runtime counters)"),
+        new(Contended, $"other processes on the machine used {N(ContendedMinCores)} core or more during a window, or {Percent(ContendedShareOfCores)} of the cores on larger machines: " +
+                       "the stacks shared the cores with them",
+            "their figures are lower and noisier than the stacks alone would give: measure on a quiet machine"),
+        new(Overloaded, $"a fixed-rate cell answered below {Percent(KeptUpShare)} of the asked rate, or requests due in a window could not be sent: its latency is the queue's",
+            "ask a lower --rate"),
+        new(DriversDisagree, $"two drivers on the same cell differ by more than {Percent(DriverAgreement.RpsTolerance)} in requests/s, " +
+                             $"or by more than {N(DriverAgreement.HeaderBytesTolerance)} bytes a response, more than headers explain",
+            "the lower figure is usually a client-bound driver (see the drivers view)"),
+        new(NotApplicable, "the driver cannot measure this endpoint faithfully; the reason is in not_measured_reason"),
+        new(NoServerCpu, "the server is not a process of this run, an external target, so CPU figures are absent"),
+        new(NotMeasured, "see not_measured_reason in results.csv"),
     };
+
+    /// <summary>One flag's meaning, or null for a name that is no flag.</summary>
+    public static FlagMeaning? Meaning(string flag, double? precisionPercent = null) => Meanings(precisionPercent).FirstOrDefault(m => m.Name == flag);
+
+    private static string Percent(double share) => N(100 * share) + "%";
+    private static string N(double value) => value.ToString("0.##", CultureInfo.InvariantCulture);
 
     /// <summary>
     /// A window of a .NET target whose thread pool kept work queued (a core's worth or more, median
@@ -120,4 +147,11 @@ public static class CellFlags
     /// <summary>Cores used on the driver's machine by processes other than the cell's own.</summary>
     private static double? Others(Measurement r, int? serverCores) => serverCores is null ? r.OtherCores
         : r.MachineCpuSeconds is double m && r.ElapsedSeconds > 0 ? Math.Max(0, m - r.ClientCpuSeconds) / r.ElapsedSeconds : null;
+}
+
+/// <summary>A flag as every output explains it (<see cref="CellFlags.Meanings"/>): its name, what it means, and what to do about it.</summary>
+public sealed record FlagMeaning(string Name, string Meaning, string? Advice = null)
+{
+    /// <summary>What the outputs say of a flag a run has: what it means and what to do; null where there is nothing to do.</summary>
+    public string? Hint => Advice is null ? null : $"{Name}: {Meaning}; {Advice}";
 }

@@ -3,9 +3,8 @@ using System.IO;
 using System.Linq;
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using Comparator.Results;
 
-namespace Comparator.Reports;
+namespace Comparator.Results;
 
 /// <summary>results.json: the whole <see cref="RunResult"/>, versioned, read back exactly as written.</summary>
 public static class ResultStore

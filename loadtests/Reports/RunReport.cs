@@ -1,0 +1,34 @@
+using Comparator.Results;
+
+namespace Comparator.Reports;
+
+/// <summary>
+/// A run as every exporter reads it, as BenchmarkDotNet's exporters read one Summary: the result,
+/// its verdict lines and its sections, each built once; the charts drawn once, when an exporter
+/// first asks for them.
+/// </summary>
+public sealed class RunReport
+{
+    private readonly Lazy<IReadOnlyList<VerdictLine>> verdict;
+    private readonly Lazy<IReadOnlyList<ReportSection>> sections;
+    private readonly Lazy<IReadOnlyList<Chart>> charts;
+
+    /// <param name="charts">The charts where they are drawn already (or none are wanted); null draws them on first use.</param>
+    public RunReport(RunResult run, IReadOnlyList<Chart>? charts = null)
+    {
+        Run = run;
+        verdict = new(() => Reports.Verdict.Build(run));
+        sections = new(() => ReportSections.Build(run));
+        this.charts = charts is null ? new(() => Reports.Charts.Build(run)) : new(charts);
+    }
+
+    public RunResult Run { get; }
+
+    /// <summary>The verdict's lines: first in report.md, report.html and summary.md, last on the terminal.</summary>
+    public IReadOnlyList<VerdictLine> Verdict => verdict.Value;
+
+    /// <summary>The sections of the report, in the order every exporter writes them.</summary>
+    public IReadOnlyList<ReportSection> Sections => sections.Value;
+
+    public IReadOnlyList<Chart> Charts => charts.Value;
+}
