@@ -302,14 +302,11 @@ public sealed class RunOrchestrator
     private async Task<IReadOnlyList<ScenarioAnswer>> VerifyScenarioAsync(Scenario scenario, int launch, bool first, List<ActiveTarget> active, List<TargetInfo> targets,
         List<Check> checks, Dictionary<string, List<string>> launchFailures, CancellationToken cancellationToken)
     {
-        var answers = await ScenarioVerifier.VerifyAsync(scenario, active.Select(t => (t.Plan.Name, t.BaseUrl)).ToList(), cancellationToken);
-        if (first) checks.AddRange(answers.Select(a => new Check(a.Target, a.Operation, a.Problem is null, a.Status, a.Chunked ? "chunked" : "content-length", null,
-            a.Problem ?? $"{a.Method} {a.Url}: {a.Head}, {a.BodyBytes} B body")));
+        var answers = await TargetCheck.VerifyScenarioAsync(scenario, active.Select(t => (t.Plan.Name, t.BaseUrl)).ToList(), cancellationToken);
+        if (first) checks.AddRange(TargetCheck.ChecksOf(answers));
         foreach (var target in active.ToList())
         {
-            var wrong = answers.Where(a => a.Target == target.Plan.Name && a.Problem is not null).Select(a => $"{a.Operation}: {a.Problem}").ToList();
-            if (wrong.Count == 0) continue;
-            var reason = "verification failed: " + string.Join("; ", wrong);
+            if (TargetCheck.ScenarioFailure(answers, target.Plan.Name) is not string reason) continue;
             _progress.Message($"{target.Plan.Name}: {(first ? "not measured" : $"launch {launch + 1} not measured")}: {reason}");
             if (first)
             {
@@ -365,43 +362,31 @@ public sealed class RunOrchestrator
             else (launchFailures.TryGetValue(plan.Name, out var list) ? list : launchFailures[plan.Name] = new List<string>()).Add($"launch {launch + 1}: {reason}");
         }
 
-        RunningTarget? running = null;
-        try
+        // Every launch of a started target is verified (a fresh process may not answer alike); the
+        // results keep the first launch's checks, and the first launch of a service given by URL.
+        // A scenario's own operations are verified once every target is up (VerifyScenarioAsync), not the contract's.
+        var started = await TargetCheck.StartAndVerifyAsync(_launcher, plan.Name, plan.Definition, plan.ExternalUrl,
+            new ServiceSwitches(_options.ServerHeader, TcpNoDelay: _options.TcpNoDelay), verify: _options.Scenario is null && (first || plan.ExternalUrl is null),
+            Placing ? allotment.ServerCpus : null, _progress.Message, cancellationToken);
+        var running = started.Running;
+        if (started.LaunchError is string error)
         {
-            Uri baseUrl;
-            if (plan.ExternalUrl is Uri external) baseUrl = external;
-            else
-            {
-                _progress.Message($"{plan.Name}: starting {plan.Definition!.Describe()}");
-                running = await _launcher.StartAsync(plan.Definition, new ServiceSwitches(_options.ServerHeader, TcpNoDelay: _options.TcpNoDelay), cancellationToken,
-                    Placing ? allotment.ServerCpus : null);
-                baseUrl = running.BaseUrl;
-            }
-
-            // Every launch of a started target is verified (a fresh process may not answer alike); the
-            // results keep the first launch's checks, and the first launch of a service given by URL.
-            if (!first && running is null) return new ActiveTarget(plan, running, baseUrl);
-            var (counters, countersNote) = (default(RuntimeCounterSession), "");
-            // A scenario's own operations are verified once every target is up (VerifyScenarioAsync), not the contract's.
-            var verification = _options.Scenario is null ? await EndpointVerifier.VerifyAsync(plan.Name, baseUrl, cancellationToken) : new List<Check>();
-            if (first) checks.AddRange(verification);
-            var failedChecks = verification.Where(c => !c.Passed).Select(c => $"{c.Endpoint}: {c.Detail}").ToList();
-            var reason = failedChecks.Count > 0 ? "verification failed: " + string.Join("; ", failedChecks) : null;
-            if (reason is null)
-            {
-                (counters, countersNote) = CountersFor(plan, running);
-                if (first) targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), null) with { TcpNoDelay = running?.TcpNoDelay, RuntimeCounters = countersNote });
-                return new ActiveTarget(plan, running, baseUrl, counters);
-            }
-            if (first) targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), reason) with { TcpNoDelay = running?.TcpNoDelay });
-            else Failed(reason);
-            if (first) _progress.Message($"{plan.Name}: not measured: {reason}");
+            Failed(error);
+            return null;
         }
-        catch (LaunchException e)
+        var baseUrl = started.BaseUrl!;
+        if (!first && running is null) return new ActiveTarget(plan, running, baseUrl);
+        if (first) checks.AddRange(started.Checks);
+        if (started.Failure is not string reason)
         {
-            Failed(e.Message);
+            var (counters, countersNote) = CountersFor(plan, running);
+            if (first) targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), null) with { TcpNoDelay = running?.TcpNoDelay, RuntimeCounters = countersNote });
+            return new ActiveTarget(plan, running, baseUrl, counters);
         }
-        if (running is not null) await running.DisposeAsync();
+        if (first) targets.Add(Info(plan, baseUrl.ToString().TrimEnd('/'), reason) with { TcpNoDelay = running?.TcpNoDelay });
+        else Failed(reason);
+        if (first) _progress.Message($"{plan.Name}: not measured: {reason}");
+        await started.DisposeAsync();
         return null;
     }
 
