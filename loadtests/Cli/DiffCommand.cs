@@ -6,6 +6,7 @@ using System.Linq;
 using Comparator.Comparing;
 using Comparator.Reports;
 using Comparator.Results;
+using Comparator.Running;
 
 namespace Comparator.Cli;
 
@@ -99,7 +100,9 @@ public static class DiffCommand
         if (Directory.Exists(path))
         {
             var inside = Path.Combine(path, "results.json");
-            if (!File.Exists(inside)) throw new IncomparableException($"cannot read {path}: a directory without results.json (give a run directory or its results.json)");
+            if (!File.Exists(inside))
+                throw new IncomparableException($"cannot read {path}: a directory without results.json (give a run directory or its results.json" +
+                                                (File.Exists(Path.Combine(path, RunJournal.FileName)) ? $"; `report {path}` rebuilds it from its journal)" : ")"));
             path = inside;
         }
         string json;

@@ -6,7 +6,6 @@ using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Drivers;
 using Comparator.Results;
-using Comparator.Scenarios;
 using Comparator.Statistics;
 
 namespace Comparator.Running;
@@ -49,9 +48,7 @@ public static class LaunchMeasurement
             var participants = new List<(ActiveTarget Target, LoadRequest Request)>();
             foreach (var target in active)
             {
-                var request = planned.Operation is Operation operation
-                    ? OperationRequest(operation, target, session.Answers!)
-                    : LoadRequest.For(planned.Contract!, target.BaseUrl, planned.Payload.Bytes, options.JsonItems);
+                var request = session.RequestFor(planned, target);
                 var key = record.Key(target.Plan.Name, planned.Id);
                 if (driver.CannotMeasure(request, options.KeepAlive) is string cannot)
                     record.Missed(key, $"{driver.Name}: {cannot}", CellFlags.NotApplicable);
@@ -90,17 +87,6 @@ public static class LaunchMeasurement
             if (planned.Id.Rate is null && launch == 0 && participants.Count == active.Count && repeats.All(r => r.Count > 0 && r.All(m => m.Failed == 0)))
                 record.Capacity(planned.Id.ClosedLoop, repeats.Min(r => CellMeasurer.MedianRepeat(r).RequestsPerSecond));
         }
-    }
-
-    /// <summary>
-    /// An operation as a target asks it under load, checked by its rule: a same-as rule compares each
-    /// answer with the reference target's answer in this launch's verification.
-    /// </summary>
-    private static LoadRequest OperationRequest(Operation operation, ActiveTarget target, IReadOnlyList<ScenarioAnswer> answers)
-    {
-        ScenarioAnswer? Answer(string name) => answers.FirstOrDefault(a => a.Operation == operation.Label && a.Target == name);
-        var reference = Scenario.ExpectFor(operation, target.Plan.Name).Body is BodyRule.SameAs same ? Answer(same.Target)?.Body : null;
-        return LoadRequest.For(operation, target.Plan.Name, target.BaseUrl, reference, Answer(target.Plan.Name)?.Chunked == true);
     }
 
     private static string Outcome(IReadOnlyList<Measurement> repeats, int concurrency, double precision, double? rate = null)

@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
+using Comparator.Drivers;
 using Comparator.Measuring;
 using Comparator.Results;
 using Comparator.Scenarios;
@@ -121,6 +122,20 @@ public sealed class LaunchSession : IAsyncDisposable
             await StopAsync(target);
         }
         return answers;
+    }
+
+    /// <summary>
+    /// The request a target is asked under load in a cell: the contract's endpoint at the cell's size, or a scenario's
+    /// operation checked by its rule (a same-as rule compares each answer with the reference target's answer in this
+    /// launch's verification).
+    /// </summary>
+    public LoadRequest RequestFor(PlannedCell cell, ActiveTarget target)
+    {
+        if (cell.Operation is not Operation operation)
+            return LoadRequest.For(cell.Contract!, target.BaseUrl, cell.Payload.Bytes, _run.Options.JsonItems);
+        ScenarioAnswer? Answer(string name) => Answers!.FirstOrDefault(a => a.Operation == operation.Label && a.Target == name);
+        var reference = Scenario.ExpectFor(operation, target.Plan.Name).Body is BodyRule.SameAs same ? Answer(same.Target)?.Body : null;
+        return LoadRequest.For(operation, target.Plan.Name, target.BaseUrl, reference, Answer(target.Plan.Name)?.Chunked == true);
     }
 
     private static async Task StopAsync(ActiveTarget target)

@@ -99,7 +99,7 @@ public sealed class RunOrchestrator
         if (design is not null && record.LaunchesRun >= design.FirstLook && record.Looks.LastOrDefault()?.Launches != record.LaunchesRun)
             Unsettled(record);
         record.End(cancellationToken.IsCancellationRequested, stopped);
-        return RunAssembly.Result(record, cancellationToken.IsCancellationRequested, DateTimeOffset.UtcNow);
+        return RunAssembly.Result(record, cancellationToken.IsCancellationRequested, record.LastAt);
     }
 
     /// <summary>

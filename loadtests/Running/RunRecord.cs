@@ -27,6 +27,7 @@ public sealed class RunRecord
         Start = start;
         _journal = journal;
         Stopped = start.Spec.Sequential?.Stopped ?? "";
+        LastAt = start.StartedAt;
     }
 
     /// <summary>A new run's record, its start the journal's first line.</summary>
@@ -37,12 +38,12 @@ public sealed class RunRecord
         return record;
     }
 
-    /// <summary>The run a journal's entries describe (each applied as the run applied it), and when its last entry was written.</summary>
-    public static (RunRecord Record, DateTimeOffset LastAt) Replay(IReadOnlyList<JournalEntry> entries)
+    /// <summary>The run a journal's entries describe, each applied as the run applied it.</summary>
+    public static RunRecord Replay(IReadOnlyList<JournalEntry> entries)
     {
         var record = new RunRecord(entries[0].Start!, null);
         foreach (var entry in entries.Skip(1)) record.Apply(entry);
-        return (record, entries[^1].At);
+        return record;
     }
 
     public RunStart Start { get; }
@@ -56,6 +57,8 @@ public sealed class RunRecord
     public string Stopped { get; private set; }
     /// <summary>Whether the run recorded its end, and whether it ended early; null for a run whose journal has no end.</summary>
     public bool? Partial { get; private set; }
+    /// <summary>When the last change was recorded: a finished run's end.</summary>
+    public DateTimeOffset LastAt { get; private set; }
 
     public IReadOnlyList<string>? LaunchFailuresOf(string target) => _launchFailures.TryGetValue(target, out var list) ? list : null;
     public IReadOnlyList<Measurement>? WindowsOf(CellKey key) => _windows.TryGetValue(key, out var list) ? list : null;
@@ -98,6 +101,7 @@ public sealed class RunRecord
 
     private void Apply(JournalEntry e)
     {
+        LastAt = e.At;
         switch (e.Event)
         {
             case JournalEntry.IsTarget:
