@@ -5,6 +5,7 @@ using System.Threading.Tasks;
 using Comparator.Comparing;
 using Comparator.Drivers;
 using Comparator.Results;
+using Comparator.Cli;
 using Comparator.Running;
 using Comparator.Targets;
 using Xunit;

@@ -3,6 +3,7 @@ using System.IO;
 using System.Linq;
 using System.Threading.Tasks;
 using Comparator.Results;
+using Comparator.Cli;
 using Comparator.Running;
 using Comparator.Targets;
 using Xunit;
@@ -93,6 +94,7 @@ public sealed class CliTests : IDisposable
     [InlineData("run: --quick given twice", "run", "--out", "OUT", "--quick", "--quick")]
     [InlineData("soak: --concurrency given twice", "soak", "--out", "OUT", "--concurrency", "8", "--concurrency", "16")]
     [InlineData("diff: --threshold given twice", "diff", "a.json", "b.json", "--threshold", "5%", "--threshold", "10%")]
+    [InlineData("diff: --threshold 0.05 is ambiguous (a fraction or a percentage?): write 5% or 0.05%", "diff", "a.json", "b.json", "--threshold", "0.05")]
     [InlineData("run: unknown option '--endpoint'; did you mean '--endpoints'?", "run", "--out", "OUT", "--endpoint", "time")]
     [InlineData("run: unknown option '--endpoint'; did you mean '--endpoints'?", "--out", "OUT", "--endpoint", "time")]
     [InlineData("verify: unknown option '--targt'; did you mean '--target'?", "verify", "--targt", "a=http://127.0.0.1:9")]

@@ -159,6 +159,6 @@ public class CrankConfigTests
         var args = Split(Render(Text(Map(Jobs, "comparator"), "arguments")!, Variables(Map(Map(Map(Map(Config, "scenarios"), "default-pair"), "load"), "variables"))));
         var duration = new ArgumentReader(CommandLine.ParseOrThrow(RunCommand.Define(), args.Skip(1).ToList())).Value("--duration");
         Assert.NotNull(duration);
-        Assert.True(Running.RunOptionsParser.Duration("--duration", duration!, allowZero: false) >= TimeSpan.FromSeconds(3));
+        Assert.True(Cli.OptionValues.Duration("--duration", duration!, allowZero: false) >= TimeSpan.FromSeconds(3));
     }
 }

@@ -89,7 +89,7 @@ public sealed class CrossoverTests
     [Fact]
     public void The_size_sweep_is_64B_to_4MB_in_x4_steps_and_mixes_with_other_sizes()
     {
-        Assert.Equal("500,64,256,1024,4096,16384,65536,262144,1048576,4194304", Running.RunOptionsParser.ExpandSweep("500,sweep"));
-        Assert.Equal("4KB", Running.RunOptionsParser.ExpandSweep("4KB"));
+        Assert.Equal("500,64,256,1024,4096,16384,65536,262144,1048576,4194304", Cli.OptionValues.ExpandSweep("500,sweep"));
+        Assert.Equal("4KB", Cli.OptionValues.ExpandSweep("4KB"));
     }
 }

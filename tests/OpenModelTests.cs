@@ -9,6 +9,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Contracts;
 using Comparator.Drivers;
+using Comparator.Cli;
 using Comparator.Running;
 using Comparator.Targets;
 using Comparator.Wire;

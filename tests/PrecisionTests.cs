@@ -89,7 +89,7 @@ public sealed class PrecisionTests
         var horizon = Math.Clamp(bought, Statistics.SequentialDesign.DefaultFirstLook, Statistics.SequentialDesign.DefaultMaxLaunches);
         Assert.Equal(horizon, defaults.Launches);
         Assert.Equal(Statistics.LeadRule.Default with { Design = new Statistics.SequentialDesign(Statistics.SequentialDesign.DefaultFirstLook, horizon) }, defaults.Lead);
-        Assert.Equal(RunOptionsParser.Duration("--budget", RunOptionsParser.DefaultBudget, false), defaults.Budget);
+        Assert.Equal(OptionValues.Duration("--budget", RunOptionsParser.DefaultBudget, false), defaults.Budget);
         Assert.Null(Parse("--launches", "6").Lead.Design);
         Assert.Equal(new Statistics.SequentialDesign(Statistics.SequentialDesign.DefaultFirstLook, 10), Parse("--max-launches", "10", "--budget", "60m").Lead.Design);
         Assert.Equal(Statistics.SequentialDesign.DefaultFirstLook, Parse("--budget", "10s").Lead.Design!.MaxLaunches);
@@ -135,6 +135,35 @@ public sealed class PrecisionTests
         var e = Assert.Throws<UsageException>(() => Parse(option, value));
         Assert.StartsWith("run: " + option, e.Message);
         Assert.DoesNotContain('\n', e.Message);
+    }
+
+    [Theory]
+    [InlineData("5%", 0.05)]
+    [InlineData("5", 0.05)]
+    [InlineData(" 2.5 % ", 0.025)]
+    [InlineData("0.5%", 0.005)]
+    [InlineData("1", 0.01)]
+    [InlineData("20", 0.2)]
+    public void Every_percent_option_reads_a_number_as_a_percentage_with_or_without_its_sign(string raw, double fraction)
+    {
+        Assert.Equal(fraction, Parse("--precision", raw).Repeats.Precision, 12);
+        Assert.Equal(fraction, Parse("--threshold", raw).Threshold, 12);
+        Assert.Equal(fraction, Parse("--min-effect", raw).Lead.MinEffect, 12);
+        Assert.Equal(fraction, Parse("--equivalence", raw).Lead.Equivalence, 12);
+        Assert.Equal(fraction, Assert.Single(RunOptionsParser.Rates(raw.Contains('%') ? raw : raw + "%", quick: false)).ShareOfCapacity!.Value, 12);
+        Assert.Equal(fraction, OptionValues.Percent("diff", "--threshold", raw, 0, 100), 12);
+        Assert.Equal(fraction, OptionValues.Percent("simulate", "--spread", raw, 0, 50), 12);
+    }
+
+    [Theory]
+    [InlineData("run: --threshold 0.05 is ambiguous (a fraction or a percentage?): write 5% or 0.05%", "--threshold", "0.05")]
+    [InlineData("run: --precision 0.5 is ambiguous (a fraction or a percentage?): write 50% or 0.5%", "--precision", "0.5")]
+    [InlineData("run: --min-effect .03 is ambiguous (a fraction or a percentage?): write 3% or 0.03%", "--min-effect", ".03")]
+    [InlineData("run: --equivalence 0.07 is ambiguous (a fraction or a percentage?): write 7% or 0.07%", "--equivalence", "0.07")]
+    public void A_bare_number_below_one_is_refused_as_ambiguous_in_one_line(string message, string option, string value)
+    {
+        Assert.Equal(message, Assert.Throws<UsageException>(() => Parse(option, value)).Message);
+        Assert.Equal(message.Replace("run:", "diff:"), Assert.Throws<UsageException>(() => OptionValues.Percent("diff", option, value, 0, 100)).Message);
     }
 
     [Fact]

@@ -23,7 +23,7 @@ public sealed class RunCommandTests : IDisposable
 
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         var runDir = Assert.Single(_out.GetDirectories());
-        Assert.Equal(new[] { "report.html", "report.md", "results.csv", "results.json", "summary.md" }, runDir.GetFiles().Select(f => f.Name).OrderBy(n => n));
+        Assert.Equal(new[] { "journal.jsonl", "report.html", "report.md", "results.csv", "results.json", "summary.md" }, runDir.GetFiles().Select(f => f.Name).OrderBy(n => n));
         Assert.Equal(12, runDir.GetDirectories("charts").Single().GetFiles().Length); // six charts, SVG and PNG
 
         var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(runDir.FullName, "results.json")), "results.json");
@@ -183,6 +183,36 @@ public sealed class RunCommandTests : IDisposable
             using var probe = new System.Net.Sockets.TcpClient();
             await probe.ConnectAsync(kestrelUrl.Host, kestrelUrl.Port); // the target was stopped
         });
+    }
+
+    [Fact]
+    public async Task A_run_killed_with_sigkill_is_rebuilt_from_its_journal_by_report_with_every_window_measured_marked_partial()
+    {
+        using var watched = await ComparatorProcess.StartAndWaitForAsync("launch 3 of 5", "run", "--targets", "kestrel,httplistener", "--endpoints", "time",
+            "--launches", "5", "--duration", "0.3s", "--warmup", "0", "--first-warmup", "0", "--rate", "none", "--out", _out.FullName);
+        ChildProcesses.Signal(watched.Process.Id, 9); // no chance to write anything more
+        await watched.Process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
+
+        var runDir = Assert.Single(_out.GetDirectories());
+        Assert.False(File.Exists(Path.Combine(runDir.FullName, "results.json")));
+        var journal = File.ReadAllLines(Path.Combine(runDir.FullName, "journal.jsonl"));
+        var journaled = journal.Count(l => l.StartsWith("{\"event\":\"window\"", StringComparison.Ordinal));
+
+        var (exit, _, stderr) = await ComparatorProcess.RunAsync("report", runDir.FullName, "--format", "md", "--out", Path.Combine(_out.FullName, "again.md"));
+
+        Assert.True(exit == 0, stderr);
+        Assert.Contains("rebuilt from journal.jsonl", stderr);
+        var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(runDir.FullName, "results.json")), "results.json");
+        Assert.True(run.Partial);
+        Assert.StartsWith("# Comparator run (PARTIAL", File.ReadAllText(Path.Combine(runDir.FullName, "report.md")));
+        Assert.Equal(journaled, run.Cells.Sum(c => c.Repeats.Count)); // every window the journal holds, none more
+        foreach (var target in new[] { "kestrel", "httplistener" })
+        {
+            var cell = run.Cells.Single(c => c.Key.Target == target);
+            Assert.Equal(new int?[] { 0, 1 }, cell.Repeats.Select(w => w.Launch).Where(l => l < 2).Distinct().OrderBy(l => l)); // the first two launches
+            Assert.All(cell.Repeats, w => Assert.True(w.Requests > 0));
+        }
+        Assert.Equal(2, run.Targets.Count(t => t.Measured));
     }
 
     [Fact]

@@ -71,7 +71,7 @@ public sealed class SequentialRuleTests
     [InlineData(0.08)]
     public void The_default_budget_on_the_default_run_claims_no_lead_between_identical_services(double spread)
     {
-        var options = Comparator.Running.RunOptionsParser.Parse(Array.Empty<string>(), Comparator.Targets.BuildLayout.Discover());
+        var options = Comparator.Cli.RunOptionsParser.Parse(Array.Empty<string>(), Comparator.Targets.BuildLayout.Discover());
         var judged = options.CellCount / options.Targets.Count;
         var r = RuleSimulation.RunBudgeted(options.Lead, 1.0, spread, judged, runs: 500, seed: 51,
             open => options.LaunchLoadSeconds(open * options.Targets.Count), options.BudgetSeconds);

@@ -55,8 +55,8 @@ public static class BenchDriverCommand
         var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
         options.Pin?.PinThisProcess();
         using var stop = new StopSignals("bench-driver", "stopping");
-        var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus), new LineProgress()).RunAsync(stop.Token);
-        var directory = RunDirectory.Write(run, options.OutDirectory);
+        var (run, directory) = await JournaledRun.MeasureAsync(options.OutDirectory,
+            journal => new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus), new LineProgress()).RunAsync(stop.Token, journal));
 
         Console.WriteLine();
         Console.Write(Table(run).ToText());

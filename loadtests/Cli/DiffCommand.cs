@@ -1,7 +1,6 @@
 using System;
 using System.Collections.Generic;
 using System.CommandLine;
-using System.Globalization;
 using System.IO;
 using System.Linq;
 using Comparator.Comparing;
@@ -34,7 +33,7 @@ public static class DiffCommand
             "or between two targets of one run (diff RUN.json --from A --to B), each judged by the runs' rule. " + ExitCodesText)
         {
             new Argument<string[]>("FILES") { Description = "BASE.json NEW.json, or one RUN.json with --from and --to.", Arity = ArgumentArity.ZeroOrMore },
-            CommandLine.One("--threshold", "PERCENT", "The change that counts as a regression: the interval must lie wholly beyond it (5%, 5 or 0.05). " +
+            CommandLine.One("--threshold", "PERCENT", "The change that counts as a regression: the interval must lie wholly beyond it (5% or 5; a bare number below 1 is refused as ambiguous: 0.5%). " +
                 "Default: the runs' recorded minimum effect (3% unless run with --min-effect). Given explicitly, a side with one launch is gated on its medians instead, and the report says so."),
             CommandLine.One("--confidence", "PERCENT", "Confidence of each figure's interval (above 50 to 99.99). Default: 99%."),
             CommandLine.One("--from", "TARGET", "With one results file: the target compared from."),
@@ -48,9 +47,9 @@ public static class DiffCommand
     public static int Run(ArgumentReader options)
     {
         var files = options.Arguments("FILES");
-        var explicitThreshold = options.Value("--threshold") is string t ? ParseThreshold(t) : (double?)null;
+        var explicitThreshold = options.Value("--threshold") is string t ? OptionValues.Percent("diff", "--threshold", t, 0, 100, example: "5%") : (double?)null;
         var confidence = options.Value("--confidence") is string c
-            ? RunOptionsParser.ParsePercent("--confidence", c, 50, 99.99, command: "diff")
+            ? OptionValues.Percent("diff", "--confidence", c, 50, 99.99)
             : Statistics.LeadRule.DefaultConfidence;
 
         RunDiff diff;
@@ -101,7 +100,9 @@ public static class DiffCommand
         if (Directory.Exists(path))
         {
             var inside = Path.Combine(path, "results.json");
-            if (!File.Exists(inside)) throw new IncomparableException($"cannot read {path}: a directory without results.json (give a run directory or its results.json)");
+            if (!File.Exists(inside))
+                throw new IncomparableException($"cannot read {path}: a directory without results.json (give a run directory or its results.json" +
+                                                (File.Exists(Path.Combine(path, RunJournal.FileName)) ? $"; `report {path}` rebuilds it from its journal)" : ")"));
             path = inside;
         }
         string json;
@@ -110,15 +111,6 @@ public static class DiffCommand
         { throw new IncomparableException($"cannot read {path}: {e.Message}"); }
         try { return ResultStore.Deserialize(json, path); }
         catch (InvalidDataException e) { throw new IncomparableException(e.Message); }
-    }
-
-    /// <summary>"5%", "5" or "0.05" all mean five percent.</summary>
-    public static double ParseThreshold(string raw)
-    {
-        var text = raw.Trim().TrimEnd('%');
-        if (!double.TryParse(text, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var v) || v <= 0 || v >= 100)
-            throw new UsageException($"diff: --threshold takes a percentage such as 5%, not '{raw}'");
-        return raw.Contains('%') || v >= 1 ? v / 100 : v;
     }
 }
 

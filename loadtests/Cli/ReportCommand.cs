@@ -7,14 +7,18 @@ using Comparator.Reports;
 
 namespace Comparator.Cli;
 
-/// <summary>report RESULTS.json [--format html|md|csv|json] [--out FILE]: renders a saved run again.</summary>
+/// <summary>
+/// report RESULTS.json [--format FORMAT] [--out FILE]: renders a saved run again; a run directory
+/// without results.json whose journal.jsonl survived (the run was killed) is rebuilt from the journal first.
+/// </summary>
 public static class ReportCommand
 {
     public static Command Define()
     {
         var report = new Command("report", "Render a saved run (results.json) again, as any of its outputs: HTML, Markdown, CSV, JSON, the summary or the terminal's tables.")
         {
-            new Argument<string?>("RESULTS.json") { Description = "A results.json a run wrote, or its run directory.", Arity = ArgumentArity.ZeroOrOne },
+            new Argument<string?>("RESULTS.json") { Description = "A results.json a run wrote, or its run directory. A run directory with journal.jsonl and no results.json " +
+                "(the run was killed) is rebuilt from the journal, marked partial, and its results.json and reports are written there.", Arity = ArgumentArity.ZeroOrOne },
             CommandLine.One("--format", string.Join("|", Exporters.All.Select(e => e.Name)), "The output format: a run directory's file, the charts' list, or the terminal's tables. Default: html."),
             CommandLine.One("--out", "FILE", "Write to this file instead of standard output."),
             CommandLine.One("--charts", "DIR", "Also write every chart into this directory, as SVG and PNG (as a run directory's charts/)."),
@@ -27,7 +31,8 @@ public static class ReportCommand
     {
         var file = options.Arguments("RESULTS.json").FirstOrDefault()
             ?? throw new UsageException("report: needs a results.json file: report RESULTS.json [--format html|md|csv|json|summary|console|charts] [--out FILE]");
-        var run = DiffCommand.Load(file);
+        // A run directory whose run died (a journal, no results.json) is rebuilt first, its files written there.
+        var run = JournaledRun.RebuildIfDied(file) ?? DiffCommand.Load(file);
         var format = options.Value("--format") ?? "html";
         var exporter = Exporters.Named(format)
             ?? throw new UsageException($"report: --format takes {string.Join(", ", Exporters.All.Select(e => e.Name))}, not '{format}'");

@@ -17,9 +17,10 @@ using Comparator.Statistics;
 namespace Comparator.Cli;
 
 /// <summary>
-/// run: verify, then measure every cell on every target, then write results.json, results.csv and
-/// report.md into a new run directory and print the side-by-side table. Ctrl+C or SIGTERM stops
-/// the load, stops the targets and still writes what was measured, marked partial.
+/// run: verify, then measure every cell on every target, each window appended to the new run directory's
+/// journal.jsonl as it is measured, then write results.json, results.csv and report.md there and print the
+/// side-by-side table. Ctrl+C or SIGTERM stops the load, stops the targets and still writes what was
+/// measured, marked partial; after a kill, `report RUN_DIR` rebuilds it from the journal.
 /// </summary>
 public static class RunCommand
 {
@@ -104,9 +105,11 @@ public static class RunCommand
             progress.Message($"run: warning: --budget {options.BudgetSeconds:0}s buys fewer than {first.FirstLook} launches of every cell " +
                              $"({options.LaunchLoadSeconds(options.CellCount):0} s each), and the rule first judges at {first.FirstLook}: no cell will be settled");
         var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus);
-        Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p).RunAsync(stop.Token);
-        var run = SpectreProgress.Usable ? await SpectreProgress.RunAsync(options.CellCount * options.Launches, Run) : await Run(progress);
-        var directory = RunDirectory.Write(run, options.OutDirectory);
+        var (run, directory) = await JournaledRun.MeasureAsync(options.OutDirectory, journal =>
+        {
+            Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p).RunAsync(stop.Token, journal);
+            return SpectreProgress.Usable ? SpectreProgress.RunAsync(options.CellCount * options.Launches, Run) : Run(progress);
+        });
 
         Console.WriteLine();
         Console.Write(new ConsoleReport().Render(new RunReport(run)));

@@ -42,7 +42,7 @@ public static class SimulateCommand
 
     public static int Run(ArgumentReader a)
     {
-        double Pct(string option, string raw) => RunOptionsParser.ParsePercent(option, raw, 0, 50, command: "simulate");
+        double Pct(string option, string raw) => OptionValues.Percent("simulate", option, raw, 0, 50);
         var spreads = (a.Defines("--spread") && a.Values("--spread").Count > 0 ? a.Values("--spread") : new[] { "2%", "4%", "8%", "15%" })
             .SelectMany(v => v.Split(',', StringSplitOptions.RemoveEmptyEntries)).Select(v => Pct("--spread", v)).ToList();
         var ratios = (a.Defines("--ratio") && a.Values("--ratio").Count > 0 ? a.Values("--ratio") : new[] { "1" })
@@ -59,7 +59,7 @@ public static class SimulateCommand
         var horizon = Whole("--max-launches", SequentialDesign.DefaultFirstLook, 50, SequentialDesign.DefaultMaxLaunches);
         var budget = a.Value("--budget-launches") is not null ? Whole("--budget-launches", 1, horizon, horizon) : (int?)null;
         var rule = new LeadRule(
-            a.Value("--confidence") is string c ? RunOptionsParser.ParsePercent("--confidence", c, 50, 99.99, command: "simulate") : LeadRule.DefaultConfidence,
+            a.Value("--confidence") is string c ? OptionValues.Percent("simulate", "--confidence", c, 50, 99.99) : LeadRule.DefaultConfidence,
             a.Value("--min-effect") is string m ? Pct("--min-effect", m) : LeadRule.DefaultMinEffect,
             a.Value("--equivalence") is string e ? Pct("--equivalence", e) : LeadRule.DefaultEquivalence,
             fixedLaunches is null ? new SequentialDesign(SequentialDesign.DefaultFirstLook, horizon) : null);
@@ -67,7 +67,7 @@ public static class SimulateCommand
         Console.WriteLine($"simulate: {cells} cells per row; {rule.Statement}" +
                           (fixedLaunches is int f ? $"; a fixed {f} launches" : budget is int b ? $"; at most {b} launches a cell (budget)" : ""));
         var rows = new List<IReadOnlyList<string>>();
-        var budgetSeconds = a.Value("--budget") is string bs ? RunOptionsParser.Duration("--budget", bs, allowZero: false, command: "simulate").TotalSeconds : (double?)null;
+        var budgetSeconds = a.Value("--budget") is string bs ? OptionValues.Duration("--budget", bs, allowZero: false, command: "simulate").TotalSeconds : (double?)null;
         if (budgetSeconds is not null && fixedLaunches is not null) throw new UsageException("simulate: --budget simulates launches added until settled; it does not take --launches");
         // The default run under this budget, its horizon planned from the budget as run plans it.
         var defaults = budgetSeconds is null ? null : RunOptionsParser.Parse(new[] { "--budget", a.Value("--budget")!, "--max-launches", horizon.ToString(CultureInfo.InvariantCulture) },

@@ -39,7 +39,7 @@ public static class SoakCommand
     public static async Task<int> RunAsync(ArgumentReader options)
     {
         var layout = BuildLayout.Discover();
-        var duration = RunOptionsParser.Duration("--duration", options.Value("--duration") ?? "10m", allowZero: false, command: "soak");
+        var duration = OptionValues.Duration("--duration", options.Value("--duration") ?? "10m", allowZero: false, command: "soak");
         var asked = options.PositiveLong("--concurrency") ?? 256;
         if (asked > 10_000) throw new UsageException($"soak: --concurrency takes a whole number from 1 to 10000, not '{asked}'");
         var concurrency = (int)asked;
@@ -49,7 +49,7 @@ public static class SoakCommand
         if (options.Value("--targets") is null) targets = targets.Where(t => t.VariantOf is null).ToList();
         var sizes = (options.Value("--sizes") ?? RunOptionsParser.DefaultSizes)
             .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
-            .Select(s => RunOptionsParser.ParsePayload(s, layout.PayloadDirectory, command: "soak")).ToList();
+            .Select(s => OptionValues.ReadPayload(s, layout.PayloadDirectory, command: "soak")).ToList();
         var outDirectory = options.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results");
         var tcpNoDelay = options.OnOff("--tcp-nodelay", absent: true);
         if (options.Value("--targets") is null)

@@ -5,6 +5,7 @@ using System.Linq;
 using System.Threading.Tasks;
 using Comparator.Scenarios;
 using Comparator.Targets;
+using Comparator.Running;
 using Comparator.Verification;
 
 namespace Comparator.Cli;
@@ -46,19 +47,13 @@ public static class VerifyCommand
             var launcher = new TargetLauncher(BuildLayout.Discover());
             foreach (var target in targets)
             {
-                try
-                {
-                    await using var running = await launcher.StartAsync(target, ServiceSwitches.Default);
-                    checks.AddRange(await EndpointVerifier.VerifyAsync(target.Name, running.BaseUrl));
-                }
-                catch (LaunchException e)
-                {
-                    failures.Add(e.Message);
-                }
+                await using var started = await TargetCheck.StartAndVerifyAsync(launcher, target.Name, target, null, ServiceSwitches.Default);
+                checks.AddRange(started.Checks);
+                if (started.LaunchError is string launchError) failures.Add(launchError);
             }
         }
         foreach (var (name, url) in external)
-            checks.AddRange(await EndpointVerifier.VerifyAsync(name, url));
+            checks.AddRange((await TargetCheck.StartAndVerifyAsync(null, name, null, url, ServiceSwitches.Default)).Checks);
 
         Print(checks);
         foreach (var f in failures) Console.WriteLine("note: " + f);
@@ -82,18 +77,19 @@ public static class VerifyCommand
         ScenarioParser.CheckTargets(scenario, targets.Select(t => t.Name).Concat(external.Select(x => x.Name)).ToList());
 
         var launcher = new TargetLauncher(layout);
-        var running = new List<RunningTarget>();
+        var running = new List<CheckedTarget>();
         try
         {
             var endpoints = new List<(string Name, Uri BaseUrl)>();
             foreach (var target in targets)
             {
-                var started = await launcher.StartAsync(target, ServiceSwitches.Default);
+                var started = await TargetCheck.StartAndVerifyAsync(launcher, target.Name, target, null, ServiceSwitches.Default, verify: false);
+                if (started.LaunchError is string launchError) throw new LaunchException(launchError);
                 running.Add(started);
-                endpoints.Add((target.Name, started.BaseUrl));
+                endpoints.Add((target.Name, started.BaseUrl!));
             }
             endpoints.AddRange(external);
-            var answers = await ScenarioVerifier.VerifyAsync(scenario, endpoints);
+            var answers = await TargetCheck.VerifyScenarioAsync(scenario, endpoints);
 
             Console.WriteLine($"{"operation",-18} {"target",-16} {"result",-6} {"status",6} {"body B",8}  head / detail");
             foreach (var a in answers)

@@ -9,9 +9,11 @@ namespace Comparator.Reports;
 /// </summary>
 public static class RunDirectory
 {
-    public static string Write(RunResult run, string outDirectory)
+    public static string Write(RunResult run, string outDirectory) => WriteInto(run, OutputFiles.CreateNewDirectory(outDirectory, "", run.StartedAt));
+
+    /// <summary>The same files, into a run directory the run made at its start (it holds the run's journal.jsonl).</summary>
+    public static string WriteInto(RunResult run, string directory)
     {
-        var directory = OutputFiles.CreateNewDirectory(outDirectory, "", run.StartedAt);
         var report = new RunReport(run);
         foreach (var exporter in Exporters.Files) exporter.Export(report, directory);
         return directory;

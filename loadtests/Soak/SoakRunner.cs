@@ -11,7 +11,6 @@ using Comparator.Measuring;
 using Comparator.Results;
 using Comparator.Running;
 using Comparator.Targets;
-using Comparator.Verification;
 
 namespace Comparator.Soak;
 
@@ -88,19 +87,10 @@ public sealed class SoakRunner
 
     private async Task<TargetSoak> StartAndVerifyAsync(TargetDefinition target, CancellationToken stop)
     {
-        try
-        {
-            var running = await _launcher.StartAsync(target, Switches, stop);
-            var failed = (await EndpointVerifier.VerifyAsync(target.Name, running.BaseUrl, stop)).Where(c => !c.Passed).ToList();
-            var soak = new TargetSoak(target, running, null);
-            if (failed.Count > 0)
-                soak.NotRunReason = "verification failed: " + string.Join("; ", failed.Select(c => $"{c.Endpoint}: {c.Detail}"));
-            return soak;
-        }
-        catch (LaunchException e)
-        {
-            return new TargetSoak(target, null, e.Message);
-        }
+        var started = await TargetCheck.StartAndVerifyAsync(_launcher, target.Name, target, null, Switches, cancellationToken: stop);
+        if (started.Failure is null) return new TargetSoak(target, started.Running, null);
+        await started.DisposeAsync(); // a target that failed its checks is not soaked: stopped now
+        return new TargetSoak(target, null, started.Failure);
     }
 
     private async Task LoadAsync(TargetSoak soak, Stopwatch clock, CancellationToken stop)

@@ -7,6 +7,7 @@ using Comparator.Comparing;
 using Comparator.Drivers;
 using Comparator.Reports;
 using Comparator.Results;
+using Comparator.Cli;
 using Comparator.Running;
 using Comparator.Statistics;
 using Comparator.Targets;

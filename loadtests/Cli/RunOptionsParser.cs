@@ -3,13 +3,13 @@ using System.Collections.Generic;
 using System.Globalization;
 using System.IO;
 using System.Linq;
-using Comparator.Cli;
 using Comparator.Contracts;
-using Comparator.Results;
+using Comparator.Running;
 using Comparator.Statistics;
 using Comparator.Targets;
+using static Comparator.Cli.OptionValues;
 
-namespace Comparator.Running;
+namespace Comparator.Cli;
 
 /// <summary>Turns `run` arguments into <see cref="RunOptions"/>; every mistake is a UsageException with one line.</summary>
 public static class RunOptionsParser
@@ -44,7 +44,7 @@ public static class RunOptionsParser
             .Select(name => Endpoints.Find(name) ?? throw new UsageException(
                 $"run: unknown endpoint '{name}'; endpoints: {string.Join(", ", Endpoints.All.Select(e => e.Name))}"))
             .Distinct().ToList();
-        var sizes = List(ExpandSweep(a.Value("--sizes") ?? DefaultSizes)).Select(s => ParsePayload(s, layout.PayloadDirectory)).ToList();
+        var sizes = List(ExpandSweep(a.Value("--sizes") ?? DefaultSizes)).Select(s => ReadPayload(s, layout.PayloadDirectory)).ToList();
         var concurrency = List(a.Value("--concurrency") ?? "100").Select(c => PositiveInt("--concurrency", c, 10_000)).Distinct().ToList();
         var keepAlive = (a.Value("--keep-alive") ?? "true") switch
         {
@@ -70,9 +70,9 @@ public static class RunOptionsParser
         var budget = design is null ? (TimeSpan?)null : Duration("--budget", a.Value("--budget") ?? DefaultBudget, allowZero: false);
         var launches = fixedLaunches ?? maxLaunches;
         var rule = new LeadRule(
-            a.Value("--confidence") is string c ? ParsePercent("--confidence", c, 50, 99.99) : LeadRule.DefaultConfidence,
-            a.Value("--min-effect") is string m ? ParsePercent("--min-effect", m, 0, 50, allowZero: true) : LeadRule.DefaultMinEffect,
-            a.Value("--equivalence") is string e ? ParsePercent("--equivalence", e, 0, 50) : LeadRule.DefaultEquivalence,
+            a.Value("--confidence") is string c ? Percent("run", "--confidence", c, 50, 99.99) : LeadRule.DefaultConfidence,
+            a.Value("--min-effect") is string m ? Percent("run", "--min-effect", m, 0, 50, allowZero: true) : LeadRule.DefaultMinEffect,
+            a.Value("--equivalence") is string e ? Percent("run", "--equivalence", e, 0, 50, example: "5%") : LeadRule.DefaultEquivalence,
             design);
         var jsonItems = a.Value("--json-items") is string j
             ? (JsonSample.TryParseItems(j, out var n) ? n : throw new UsageException($"run: --json-items takes 0 to {JsonSample.MaxItems}, not '{j}'"))
@@ -95,7 +95,7 @@ public static class RunOptionsParser
         var options = new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeats, jsonItems,
             baseline, a.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results"), timeout,
             drivers, CpuPin.Parse(a.Value("--pin")),
-            Optional(a, "--compare-to"), DiffCommand.ParseThreshold(Optional(a, "--threshold") ?? "5%"), a.OnOff("--server-header"), firstWarmup, launches, rule,
+            Optional(a, "--compare-to"), Percent("run", "--threshold", Optional(a, "--threshold") ?? "5%", 0, 100, example: "5%"), a.OnOff("--server-header"), firstWarmup, launches, rule,
             a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget, ServerCores(a.Value("--server-cores"), a.Value("--pin"), targets));
         return design is null ? options : WithHorizonOfTheBudget(options, design);
     }
@@ -140,7 +140,7 @@ public static class RunOptionsParser
         if (text.Trim() is "none" or "off") return Array.Empty<RateSpec>();
         if (text.Trim() == "auto") return new[] { new RateSpec(null, 0.25), new RateSpec(null, 0.5), new RateSpec(null, 0.75) };
         return List(text).Select(item => item.EndsWith('%')
-            ? new RateSpec(null, ParsePercent("--rate", item, 0, 100))
+            ? new RateSpec(null, Percent("run", "--rate", item, 0, 100, example: "50%"))
             : double.TryParse(item, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var r) && r >= 1 && r <= 1_000_000
                 ? new RateSpec(r, null)
                 : throw new UsageException($"run: --rate takes requests/s (1 to 1000000, a list allowed), a share of capacity such as 50%, auto or none, not '{item}'"))
@@ -168,18 +168,6 @@ public static class RunOptionsParser
     /// </summary>
     public const string DefaultBudget = "5m";
 
-    /// <summary>"99%" or "99": a percentage within [min, max] (above min unless zero is allowed), as a fraction.</summary>
-    public static double ParsePercent(string option, string raw, double min, double max, bool allowZero = false, string command = "run")
-    {
-        var text = raw.Trim();
-        if (text.EndsWith('%')) text = text[..^1].TrimEnd();
-        return double.TryParse(text, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var percent)
-               && (percent > min || (allowZero && percent == min)) && percent <= max
-            ? percent / 100
-            : throw new UsageException($"{command}: {option} takes a percentage {(allowZero ? "from" : "above")} {min.ToString(CultureInfo.InvariantCulture)} " +
-                                       $"to {max.ToString(CultureInfo.InvariantCulture)} such as {(max > 90 ? "99%" : "3%")}, not '{raw}'");
-    }
-
     /// <summary>Warm-up before every cell (the JIT has compiled the common path by then; this covers the endpoint's own code).</summary>
     public const string DefaultWarmup = "0.5s";
     /// <summary>Warm-up of a target's first, cold cell: measured time for requests/s to level off after a cold start.</summary>
@@ -195,7 +183,7 @@ public static class RunOptionsParser
     /// </summary>
     private static RepeatRule Repeats(ArgumentReader a, bool quick)
     {
-        var precision = a.Value("--precision") is string p ? ParsePrecision(p) : RepeatRule.DefaultPrecision;
+        var precision = a.Value("--precision") is string p ? Percent("run", "--precision", p, 0, 100, example: "5% or 2.5") : RepeatRule.DefaultPrecision;
         var fixedCount = a.Value("--repeat");
         var max = a.Value("--max-repeat");
         if (fixedCount is not null && max is not null)
@@ -211,16 +199,6 @@ public static class RunOptionsParser
             return new RepeatRule(Math.Min(RepeatRule.DefaultMinRepeat, cap), cap, precision);
         }
         return quick ? new RepeatRule(1, 1, precision) : new RepeatRule(RepeatRule.DefaultRounds, RepeatRule.DefaultRounds, precision);
-    }
-
-    /// <summary>"5%" or "5": a percentage above 0 and at most 100, as a fraction.</summary>
-    public static double ParsePrecision(string raw)
-    {
-        var text = raw.Trim();
-        if (text.EndsWith('%')) text = text[..^1].TrimEnd();
-        return double.TryParse(text, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var percent) && percent > 0 && percent <= 100
-            ? percent / 100
-            : throw new UsageException($"run: --precision takes a percentage above 0 and at most 100 such as 5% or 2.5, not '{raw}'");
     }
 
     /// <summary>
@@ -273,69 +251,4 @@ public static class RunOptionsParser
 
     /// <summary>An option only some commands that share this parser define (run has them, calibrate not).</summary>
     private static string? Optional(ArgumentReader a, string name) => a.Defines(name) ? a.Value(name) : null;
-
-    /// <summary>"sweep" in a --sizes list stands for the payload-size study's sizes, 64B to 4MB in x4 steps.</summary>
-    public static string ExpandSweep(string raw) => string.Join(',', List(raw).SelectMany(item =>
-        item.Equals(PayloadCatalogue.SweepName, StringComparison.OrdinalIgnoreCase)
-            ? PayloadCatalogue.SweepSizes.Select(b => b.ToString(CultureInfo.InvariantCulture))
-            : new[] { item }));
-
-    private static IEnumerable<string> List(string raw) =>
-        raw.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
-
-    private static int PositiveInt(string option, string raw, int max) =>
-        int.TryParse(raw, NumberStyles.None, CultureInfo.InvariantCulture, out var v) && v >= 1 && v <= max
-            ? v
-            : throw new UsageException($"run: {option} takes a whole number from 1 to {max}, not '{raw}'");
-
-    /// <summary>"2s", "500ms", "1m", or a plain number of seconds.</summary>
-    public static TimeSpan Duration(string option, string raw, bool allowZero, string command = "run")
-    {
-        var text = raw.Trim().ToLowerInvariant();
-        var (number, scale) = text.EndsWith("ms") ? (text[..^2], 0.001)
-            : text.EndsWith('s') ? (text[..^1], 1.0)
-            : text.EndsWith('m') ? (text[..^1], 60.0)
-            : (text, 1.0);
-        if (!double.TryParse(number, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var value)
-            || double.IsNaN(value) || value * scale > 24 * 3600 || (value <= 0 && !(allowZero && value == 0)))
-            throw new UsageException($"{command}: {option} takes a {(allowZero ? "non-negative" : "positive")} duration such as 2s or 500ms, not '{raw}'");
-        return TimeSpan.FromSeconds(value * scale);
-    }
-
-    /// <summary>0, 500, 4KB, 1MB (binary units), or the name of a file in payloads/.</summary>
-    public static Payload ParsePayload(string raw, string payloadDirectory, string command = "run")
-    {
-        var bytes = ParseSize(raw);
-        if (bytes is long size)
-        {
-            if (size > ServiceLimits.DefaultMaxBodyBytes)
-                throw new UsageException($"{command}: size {raw} is over the services' {ServiceLimits.DefaultMaxBodyBytes / (1024 * 1024)} MiB body limit");
-            var standard = Path.Combine(payloadDirectory, PayloadCatalogue.FileName((int)size));
-            if (File.Exists(standard))
-                return new Payload(new PayloadSpec(PayloadCatalogue.SizeLabel(size), size, "payloads/" + Path.GetFileName(standard)), File.ReadAllBytes(standard));
-            return new Payload(new PayloadSpec(PayloadCatalogue.SizeLabel(size), size, "generated"), PayloadCatalogue.Generate((int)size));
-        }
-
-        var file = Path.Combine(payloadDirectory, raw);
-        if (raw.Contains('/') || raw.Contains('\\') || !File.Exists(file))
-            throw new UsageException($"{command}: '{raw}' is neither a size (0, 500, 4KB, 1MB) nor a file in {payloadDirectory}");
-        byte[] content;
-        try { content = File.ReadAllBytes(file); }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        { throw new UsageException($"{command}: cannot read payload file {file}: {e.Message}"); }
-        if (content.LongLength > ServiceLimits.DefaultMaxBodyBytes)
-            throw new UsageException($"{command}: payload file {raw} is over the services' 16 MiB body limit");
-        return new Payload(new PayloadSpec(raw, content.LongLength, "payloads/" + raw), content);
-    }
-
-    /// <summary>"500", "500B", "4KB", "1MB" (binary units) as bytes; null when it is not a size.</summary>
-    public static long? ParseSize(string raw)
-    {
-        var text = raw.Trim().ToUpperInvariant();
-        var (number, scale) = text.EndsWith("KB") ? (text[..^2], 1024L)
-            : text.EndsWith("MB") ? (text[..^2], 1024L * 1024)
-            : text.EndsWith('B') ? (text[..^1], 1L)
-            : (text, 1L);
-        return long.TryParse(number, NumberStyles.None, CultureInfo.InvariantCulture, out var n) ? n * scale : null;
-    }
 }

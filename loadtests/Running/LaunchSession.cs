@@ -1,0 +1,156 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Drivers;
+using Comparator.Measuring;
+using Comparator.Results;
+using Comparator.Scenarios;
+using Comparator.Targets;
+using Comparator.Verification;
+
+namespace Comparator.Running;
+
+/// <summary>What every part of a run shares: what was asked, the plan, the record of what was measured, and where progress goes.</summary>
+public sealed record RunContext(RunOptions Options, RunPlan Plan, RunRecord Record, TargetLauncher Launcher, IRunProgress Progress)
+{
+    /// <summary>Whether this run places the targets and the driver itself (--server-cores); --pin is placed once by the command.</summary>
+    public bool Placing => Options.ServerCores is not null;
+}
+
+/// <summary>A target that started (or was given by URL) and passed verification; a started .NET target has its counter session.</summary>
+public sealed record ActiveTarget(TargetPlan Plan, RunningTarget? Running, Uri BaseUrl, RuntimeCounterSession? Counters = null);
+
+/// <summary>
+/// One launch under one allotment of cores: every target started afresh and verified (a failure is recorded
+/// with its reason and the launch goes on without it), the scenario's operations verified once all are up,
+/// the pending cells measured (<see cref="LaunchMeasurement"/>), and every target stopped on disposal.
+/// </summary>
+public sealed class LaunchSession : IAsyncDisposable
+{
+    private readonly RunContext _run;
+    private readonly int _launch;
+    private readonly bool _first;
+    private readonly CoreAllotment _allotment;
+    private readonly List<ActiveTarget> _active = new();
+
+    /// <param name="first">the run's first start of its targets: it records them and their checks</param>
+    public LaunchSession(RunContext run, int launch, bool first, CoreAllotment allotment)
+    {
+        (_run, _launch, _first, _allotment) = (run, launch, first, allotment);
+    }
+
+    public IReadOnlyList<ActiveTarget> Active => _active;
+
+    /// <summary>The answers of the scenario's verification in this launch, the references of its same-as rules under load; null without a scenario.</summary>
+    public IReadOnlyList<ScenarioAnswer>? Answers { get; private set; }
+
+    /// <summary>Starts and verifies every target in the given order; a target that failed its first start is not started again.</summary>
+    public async Task StartAsync(IEnumerable<TargetPlan> order, CancellationToken cancellationToken)
+    {
+        var options = _run.Options;
+        foreach (var plan in order)
+        {
+            if (cancellationToken.IsCancellationRequested) break;
+            if (!_first && _run.Record.NotMeasured(plan.Name)) continue;
+            if (options.Launches > 1) _run.Progress.Message($"launch {_launch + 1}{(options.Lead.Design is null ? $" of {options.Launches}" : "")}: {plan.Name}");
+            if (await StartAndVerifyAsync(plan, cancellationToken) is ActiveTarget ready) _active.Add(ready);
+        }
+        // A scenario's rules compare targets (same-as), so its operations are verified once all are up.
+        if (options.Scenario is Scenario scenario && !cancellationToken.IsCancellationRequested)
+            Answers = await VerifyScenarioAsync(scenario, cancellationToken);
+    }
+
+    /// <summary>Why a target is not measured in this launch: on the first, its record says so; on a later one, the launch is noted.</summary>
+    private void Failed(TargetPlan plan, string reason, string? baseUrl = null, string? tcpNoDelay = null)
+    {
+        _run.Progress.Message($"{plan.Name}: {(_first ? "not measured" : $"launch {_launch + 1} not measured")}: {reason}");
+        if (_first) _run.Record.Target(Info(plan, baseUrl, reason) with { TcpNoDelay = tcpNoDelay });
+        else _run.Record.LaunchFailure(plan.Name, $"launch {_launch + 1}: {reason}");
+    }
+
+    /// <summary>
+    /// Every launch of a started target is verified (a fresh process may not answer alike); the results keep the
+    /// first launch's checks, and the first launch of a service given by URL. A scenario's own operations are
+    /// verified once every target is up (<see cref="VerifyScenarioAsync"/>), not the contract's.
+    /// </summary>
+    private async Task<ActiveTarget?> StartAndVerifyAsync(TargetPlan plan, CancellationToken cancellationToken)
+    {
+        var options = _run.Options;
+        var started = await TargetCheck.StartAndVerifyAsync(_run.Launcher, plan.Name, plan.Definition, plan.ExternalUrl,
+            new ServiceSwitches(options.ServerHeader, TcpNoDelay: options.TcpNoDelay), verify: options.Scenario is null && (_first || plan.ExternalUrl is null),
+            _run.Placing ? _allotment.ServerCpus : null, _run.Progress.Message, cancellationToken);
+        if (started.LaunchError is string error)
+        {
+            Failed(plan, error);
+            return null;
+        }
+        var (running, baseUrl) = (started.Running, started.BaseUrl!);
+        if (!_first && running is null) return new ActiveTarget(plan, running, baseUrl);
+        if (_first && started.Checks.Count > 0) _run.Record.AddChecks(started.Checks);
+        if (started.Failure is string reason)
+        {
+            Failed(plan, reason, baseUrl.ToString().TrimEnd('/'), running?.TcpNoDelay);
+            await started.DisposeAsync();
+            return null;
+        }
+        var (counters, countersNote) = TargetCounters.For(plan, running);
+        if (_first) _run.Record.Target(Info(plan, baseUrl.ToString().TrimEnd('/'), null) with { TcpNoDelay = running?.TcpNoDelay, RuntimeCounters = countersNote });
+        return new ActiveTarget(plan, running, baseUrl, counters);
+    }
+
+    /// <summary>
+    /// Every operation once per started target, checked by the file's rules (as `verify --scenario`);
+    /// a target with a wrong answer is not measured in this launch, and the first launch's answers are
+    /// the run's verification.
+    /// </summary>
+    private async Task<IReadOnlyList<ScenarioAnswer>> VerifyScenarioAsync(Scenario scenario, CancellationToken cancellationToken)
+    {
+        var answers = await TargetCheck.VerifyScenarioAsync(scenario, _active.Select(t => (t.Plan.Name, t.BaseUrl)).ToList(), cancellationToken);
+        if (_first) _run.Record.AddChecks(TargetCheck.ChecksOf(answers));
+        foreach (var target in _active.ToList())
+        {
+            if (TargetCheck.ScenarioFailure(answers, target.Plan.Name) is not string reason) continue;
+            if (_first)
+            {
+                _run.Progress.Message($"{target.Plan.Name}: not measured: {reason}");
+                _run.Record.Target(_run.Record.Targets.First(t => t.Name == target.Plan.Name) with { Measured = false, NotMeasuredReason = reason });
+            }
+            else Failed(target.Plan, reason);
+            _active.Remove(target);
+            await StopAsync(target);
+        }
+        return answers;
+    }
+
+    /// <summary>
+    /// The request a target is asked under load in a cell: the contract's endpoint at the cell's size, or a scenario's
+    /// operation checked by its rule (a same-as rule compares each answer with the reference target's answer in this
+    /// launch's verification).
+    /// </summary>
+    public LoadRequest RequestFor(PlannedCell cell, ActiveTarget target)
+    {
+        if (cell.Operation is not Operation operation)
+            return LoadRequest.For(cell.Contract!, target.BaseUrl, cell.Payload.Bytes, _run.Options.JsonItems);
+        ScenarioAnswer? Answer(string name) => Answers!.FirstOrDefault(a => a.Operation == operation.Label && a.Target == name);
+        var reference = Scenario.ExpectFor(operation, target.Plan.Name).Body is BodyRule.SameAs same ? Answer(same.Target)?.Body : null;
+        return LoadRequest.For(operation, target.Plan.Name, target.BaseUrl, reference, Answer(target.Plan.Name)?.Chunked == true);
+    }
+
+    private static async Task StopAsync(ActiveTarget target)
+    {
+        if (target.Counters is not null) await target.Counters.DisposeAsync();
+        if (target.Running is not null) await target.Running.DisposeAsync();
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var target in _active) await StopAsync(target);
+    }
+
+    private static TargetInfo Info(TargetPlan plan, string? baseUrl, string? notMeasured) => plan.Definition is TargetDefinition d
+        ? new TargetInfo(plan.Name, d.Stack, d.Runtime, d.Server, baseUrl, false, notMeasured is null, notMeasured)
+        : new TargetInfo(plan.Name, $"external service at {baseUrl}" + (plan.ExternalPid is int pid ? $" (process {pid}: its CPU and memory are read)" : ""),
+            "unknown", "unknown", baseUrl, true, notMeasured is null, notMeasured);
+}

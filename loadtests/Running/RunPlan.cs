@@ -1,0 +1,95 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Text.Json.Serialization;
+using Comparator.Contracts;
+using Comparator.Drivers;
+using Comparator.Results;
+using Comparator.Scenarios;
+
+namespace Comparator.Running;
+
+/// <summary>
+/// A cell as the results and the journal know it, the same on every target: endpoint (or a scenario's
+/// operation) at a size, concurrency, driver, allotment of cores, and the fixed rate of a fixed-rate pass.
+/// It is also the cell's identity across launches.
+/// </summary>
+public sealed record CellPlan(string Endpoint, long SizeBytes, string SizeLabel, int Concurrency, string Driver, string Cores, RateSpec? Rate = null)
+{
+    /// <summary>The closed-loop cell whose capacity a share-of-capacity rate is taken from.</summary>
+    [JsonIgnore]
+    public CapacityKey ClosedLoop => new(Endpoint, SizeBytes, Concurrency, Driver, Cores);
+}
+
+/// <summary>A closed-loop cell, whose capacity sets the rates of its fixed-rate passes.</summary>
+public sealed record CapacityKey(string Endpoint, long SizeBytes, int Concurrency, string Driver, string Cores);
+
+/// <summary>A cell to measure on every target: a contract endpoint at a size, or a scenario's operation; with what measures it.</summary>
+public sealed record PlannedCell(CellPlan Id, EndpointSpec? Contract, Operation? Operation, Payload Payload, ILoadDriver Driver, CoreAllotment Cores)
+{
+    public bool HasSize => Contract?.SendsBody ?? Operation?.Size is not null;
+
+    /// <summary>"echo-post 4KB c=100 socket": the cell in progress lines (the asked rate is added where known).</summary>
+    public string Label => $"{Id.Endpoint}{(HasSize ? " " + Payload.Spec.Label : "")} c={Id.Concurrency} {Driver.Name}";
+}
+
+/// <summary>
+/// The run's plan: every cell, allotment of cores by allotment (the outermost axis: each starts the
+/// targets afresh), then endpoint (or operation), size, concurrency and driver, each closed-loop cell
+/// followed by its fixed-rate passes where the driver holds a rate.
+/// </summary>
+public sealed class RunPlan
+{
+    private static readonly Payload None = new(new PayloadSpec(CellSizes.NoSize, 0, "none"), Array.Empty<byte>());
+    private readonly RunOptions _options;
+    private readonly IReadOnlyList<ILoadDriver> _drivers;
+
+    public RunPlan(RunOptions options, IReadOnlyList<ILoadDriver> drivers)
+    {
+        _options = options;
+        _drivers = drivers;
+        Cells = options.Allotments.SelectMany(CellsUnder).ToList();
+    }
+
+    public IReadOnlyList<PlannedCell> Cells { get; }
+
+    /// <summary>The sizes a scenario's operations were measured at, in the order of the cells.</summary>
+    public IReadOnlyList<PayloadSpec> ScenarioSizes => Cells.Where(c => c.HasSize).Select(c => c.Payload.Spec).DistinctBy(p => (p.Label, p.Bytes)).ToList();
+
+    private IEnumerable<PlannedCell> CellsUnder(CoreAllotment cores)
+    {
+        if (_options.Scenario is Scenario scenario)
+        {
+            foreach (var operation in scenario.Operations)
+            {
+                var size = operation.Size is OperationSize s ? new Payload(new PayloadSpec(s.Label, s.Bytes, BodySource(operation)), Array.Empty<byte>()) : None;
+                foreach (var concurrency in _options.Concurrency)
+                foreach (var driver in _drivers)
+                foreach (var cell in WithRates(Cell(operation.Name, null, operation, size, concurrency, driver, cores)))
+                    yield return cell;
+            }
+            yield break;
+        }
+        foreach (var endpoint in _options.Endpoints)
+        foreach (var payload in endpoint.SendsBody ? _options.Sizes : new[] { None })
+        foreach (var concurrency in _options.Concurrency)
+        foreach (var driver in _drivers)
+        foreach (var cell in WithRates(Cell(endpoint.Name, endpoint, null, payload, concurrency, driver, cores)))
+            yield return cell;
+    }
+
+    private static PlannedCell Cell(string name, EndpointSpec? contract, Operation? operation, Payload payload, int concurrency, ILoadDriver driver, CoreAllotment cores) =>
+        new(new CellPlan(name, payload.Spec.Bytes, payload.Spec.Label, concurrency, driver.Name, cores.Label), contract, operation, payload, driver, cores);
+
+    /// <summary>A closed-loop cell, then its fixed-rate passes where the driver holds a rate.</summary>
+    private IEnumerable<PlannedCell> WithRates(PlannedCell closed)
+    {
+        yield return closed;
+        if (!closed.Driver.HoldsRate) yield break;
+        foreach (var rate in _options.RatePasses) yield return closed with { Id = closed.Id with { Rate = rate } };
+    }
+
+    /// <summary>The body files an operation's requests send at this size, for the payload's source.</summary>
+    private static string BodySource(Operation operation) =>
+        string.Join(", ", operation.PerTarget.Values.Append(operation.Default).Select(r => r?.BodyFile).OfType<string>().Distinct());
+}

@@ -1,0 +1,37 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Measuring;
+using Comparator.Results;
+using Comparator.Targets;
+
+namespace Comparator.Running;
+
+/// <summary>A target's runtime counters: read through EventPipe from a started .NET target, not read otherwise (and why).</summary>
+public static class TargetCounters
+{
+    public const string CountersOn = "System.Runtime event counters through EventPipe, one sample a second: thread-pool threads and queue, completed items, GCs per generation, time in GC, allocation rate, lock contentions";
+    public const string NotOnMono = "not available: Mono 6.8 has no EventPipe and no event counters; server CPU and peak RSS come from /proc as for every target";
+
+    /// <summary>What this run reads of a target's runtime: EventPipe counters on .NET, nothing of the kind on Mono.</summary>
+    public static (RuntimeCounterSession? Session, string Note) For(TargetPlan plan, RunningTarget? running)
+    {
+        if (running is null) return (null, "not read: an external service's process is not the comparator's to attach to");
+        if (plan.Definition!.Host != HostRuntime.DotNet)
+            return (null, OperatingSystem.IsWindows() ? "not read: the .NET Framework publishes its counters through ETW and performance counters, which this comparator does not attach" : NotOnMono);
+        var session = RuntimeCounterSession.TryStart(running.ProcessId, out var whyNot);
+        return (session, session is not null ? CountersOn : "not read: " + whyNot);
+    }
+
+    /// <summary>Each window's runtime counters, once the samples covering the last window have arrived.</summary>
+    public static async Task<IReadOnlyList<Measurement>> WithCountersAsync(RuntimeCounterSession? counters, IReadOnlyList<Measurement> windows,
+        CancellationToken cancellationToken)
+    {
+        if (counters is null || windows.Count == 0) return windows;
+        static DateTimeOffset? End(Measurement m) => m.WindowStartedAt?.AddSeconds(m.ElapsedSeconds);
+        if (windows.Select(End).Max() is DateTimeOffset last) await counters.WaitForSamplesAsync(last, cancellationToken);
+        return windows.Select(m => m.WindowStartedAt is DateTimeOffset start ? m with { Counters = counters.Window(start, End(m)!.Value) } : m).ToList();
+    }
+}
