@@ -19,7 +19,7 @@ public static class ReportSections
             ScenarioOperations.Build(run) is TextTable operations ? new("Operations", ScenarioOperations.Explanation(run.Spec.Scenario!), operations) : null,
             new("Targets by runtime and server", Table: Attribution.Groups(run)),
             new("Charts") { HoldsCharts = true },
-            Titled("Crossovers across cores: who leads as the servers' cores change", CoreCrossovers.Explanation, CoreCrossovers.Table(run),
+            TableSection("Crossovers across cores: who leads as the servers' cores change", CoreCrossovers.Explanation, CoreCrossovers.Table(run),
                 "crossovers across cores (who leads under each allotment of the servers' cores):"),
         };
         var targets = run.Cells.Select(c => c.Key.Target).Distinct().Count();
@@ -32,11 +32,11 @@ public static class ReportSections
             {
                 Terminal = new(run.HasSeveralCores() ? $"the servers {CoreParts.Phrase(part.Spec)}:" : "", targets > 2 ? SideBySide.BuildLong(part) : sideBySide),
             });
-            sections.Add(Titled(CoreParts.Titled("Where the difference comes from", part), Attribution.Explanation, Attribution.Build(part),
+            sections.Add(TableSection(CoreParts.Titled("Where the difference comes from", part), Attribution.Explanation, Attribution.Build(part),
                 $"where the difference comes from, {cores} (server CPU µs per request; steps are differences):"));
-            sections.Add(Titled(CoreParts.Titled("Crossovers: who leads as the payload grows", part), Crossovers.Explanation, Crossovers.Table(part),
+            sections.Add(TableSection(CoreParts.Titled("Crossovers: who leads as the payload grows", part), Crossovers.Explanation, Crossovers.Table(part),
                 $"crossovers, {cores} (where the lead, as the interval rule judged it, changes hands as the payload grows):"));
-            sections.Add(Titled(CoreParts.Titled("Payload throughput and wire overhead per size", part), PayloadThroughput.Explanation, PayloadThroughput.Build(part)));
+            sections.Add(TableSection(CoreParts.Titled("Payload throughput and wire overhead per size", part), PayloadThroughput.Explanation, PayloadThroughput.Build(part)));
             sections.Add(CellBounds.Build(part) is TextTable bounds
                 ? new(CoreParts.Titled("What bounded each cell", part), CellBounds.Explanation, bounds)
                 {
@@ -55,7 +55,7 @@ public static class ReportSections
     }
 
     /// <summary>A section with a table, or none where there is no table; on the terminal under <paramref name="caption"/> where one is given.</summary>
-    private static ReportSection? Titled(string title, string explanation, TextTable? table, string? caption = null) =>
+    private static ReportSection? TableSection(string title, string explanation, TextTable? table, string? caption = null) =>
         table is null ? null : new(title, explanation, table) { Terminal = caption is null ? null : new(caption, table) };
 
     /// <summary>Every cell's median repeat: the columns of results.csv but the runtime, keep-alive and those "What bounded each cell" shows.</summary>
