@@ -47,7 +47,7 @@ namespace Comparator.WebApiSelfHostService
             using (var answer = await _server.SendAsync(request, CancellationToken.None).ConfigureAwait(false))
             {
                 if (body.Exceeded) Refuse(response);
-                else await WriteAsync(answer, response).ConfigureAwait(false);
+                else await WriteAsync(answer, response, IsHead(context.Request)).ConfigureAwait(false);
             }
         }
 
@@ -73,7 +73,14 @@ namespace Comparator.WebApiSelfHostService
             return request;
         }
 
-        private static async Task WriteAsync(HttpResponseMessage source, HttpListenerResponse response)
+        /// <summary>
+        /// An answer to HEAD has a head and no body (RFC 9110 §9.3.2). Mono's listener sends whatever is
+        /// written, so the adapter writes none: a body after it would be read as the next answer on the
+        /// connection. (.NET Framework's http.sys drops it on its own.)
+        /// </summary>
+        private static bool IsHead(HttpListenerRequest request) => string.Equals(request.HttpMethod, "HEAD", StringComparison.OrdinalIgnoreCase);
+
+        private static async Task WriteAsync(HttpResponseMessage source, HttpListenerResponse response, bool head)
         {
             response.StatusCode = (int)source.StatusCode;
             foreach (var header in source.Headers)
@@ -100,8 +107,9 @@ namespace Comparator.WebApiSelfHostService
             }
             // A response that says it is chunked is sent chunked, whatever length its content could tell.
             if (!chunked && content.Headers.ContentLength is long length) response.ContentLength64 = length;
+            else if (head) response.ContentLength64 = 0; // no length to announce, and nothing follows
             else response.SendChunked = true;
-            await content.CopyToAsync(response.OutputStream).ConfigureAwait(false);
+            if (!head) await content.CopyToAsync(response.OutputStream).ConfigureAwait(false);
             response.Close();
         }
 
