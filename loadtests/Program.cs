@@ -1,4 +1,3 @@
-using System;
 using System.Threading.Tasks;
 using Comparator.Cli;
 using Comparator.Targets;

@@ -61,20 +61,26 @@ public sealed class KnownGapTests
         var rps = run.Judged().Single(v => v.Other == "spinning");
         var cpu = run.JudgedAtRate().Single(v => v.Other == "spinning" && v.Metric == CellVerdict.ServerCpu);
 
-        // Each figure is either the lead it must be, or not judged at all because a flag set the pace (on 2
-        // cores a fresh kestrel's pool can read starved in the closed loop, a fixed-rate cell overloaded);
-        // never equivalent, not settled, or the other way. At least one of the two must find the gap.
-        AssertLeadOrNotJudged(rps, CellVerdict.Lower);
-        AssertLeadOrNotJudged(cpu, CellVerdict.Higher); // spinning/kestrel CPU above 1: kestrel is cheaper
+        // Each figure is the lead it must be, not settled within the budget (on 2 cores, with the test run's
+        // own processes beside it, one figure's launches can spread too far), or not judged at all because a
+        // flag set the pace (a fresh kestrel's pool can read starved in the closed loop, a fixed-rate cell
+        // overloaded); never equivalent, never the other way. At least one of the two must find the gap.
+        AssertLeadUnsettledOrNotJudged(rps, CellVerdict.Lower);
+        AssertLeadUnsettledOrNotJudged(cpu, CellVerdict.Higher); // spinning/kestrel CPU above 1: kestrel is cheaper
         Assert.True(rps.Leader == "kestrel" || cpu.Leader == "kestrel", $"req/s: {rps.Reason}; cpu: {cpu.Reason}");
     }
 
-    private static void AssertLeadOrNotJudged(CellVerdict v, string outcome)
+    private static void AssertLeadUnsettledOrNotJudged(CellVerdict v, string outcome)
     {
         if (v.Outcome is null)
         {
             Assert.Null(v.RatioLow);
             Assert.Matches("^(starved|wait-bound|overloaded) on ", v.Reason);
+            return;
+        }
+        if (v.Outcome == CellVerdict.Unsettled)
+        {
+            Assert.Null(v.Leader);
             return;
         }
         Assert.Equal(outcome, v.Outcome);

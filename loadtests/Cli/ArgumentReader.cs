@@ -1,9 +1,5 @@
-using System;
-using System.Collections.Generic;
 using System.CommandLine;
 using System.CommandLine.Parsing;
-using System.Globalization;
-using System.Linq;
 
 namespace Comparator.Cli;
 

@@ -1,8 +1,4 @@
-using System;
-using System.Collections.Generic;
 using System.CommandLine;
-using System.Globalization;
-using System.Linq;
 using System.Threading.Tasks;
 using Comparator.Drivers;
 using Comparator.Reports;

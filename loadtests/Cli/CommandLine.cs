@@ -1,9 +1,6 @@
-using System;
-using System.Collections.Generic;
 using System.CommandLine;
 using System.CommandLine.Help;
 using System.CommandLine.Parsing;
-using System.Linq;
 using System.Threading.Tasks;
 
 namespace Comparator.Cli;

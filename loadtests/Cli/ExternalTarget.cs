@@ -1,5 +1,3 @@
-using System;
-
 namespace Comparator.Cli;
 
 /// <summary>--target NAME=URL: a service already running anywhere, measured as it is.</summary>

@@ -1,5 +1,3 @@
-using System;
-using System.Collections.Generic;
 using System.CommandLine;
 using System.IO;
 using Comparator.Contracts;

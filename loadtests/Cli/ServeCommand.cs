@@ -1,7 +1,4 @@
-using System;
-using System.Collections.Generic;
 using System.CommandLine;
-using System.Linq;
 using System.Runtime.InteropServices;
 using System.Threading;
 using System.Threading.Tasks;

@@ -1,8 +1,4 @@
-using System;
-using System.Collections.Generic;
 using System.CommandLine;
-using System.Globalization;
-using System.Linq;
 using Comparator.Reports;
 using Comparator.Running;
 using Comparator.Statistics;

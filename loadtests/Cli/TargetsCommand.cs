@@ -1,7 +1,4 @@
-using System;
-using System.Collections.Generic;
 using System.CommandLine;
-using System.Linq;
 using Comparator.Targets;
 
 namespace Comparator.Cli;

@@ -1,5 +1,3 @@
-using System;
-
 namespace Comparator.Cli;
 
 /// <summary>Bad command-line input; the message is the one line the user sees, and the exit code is 2.</summary>

@@ -1,7 +1,4 @@
-using System;
-using System.Collections.Generic;
 using System.CommandLine;
-using System.Linq;
 using System.Threading.Tasks;
 using Comparator.Scenarios;
 using Comparator.Targets;

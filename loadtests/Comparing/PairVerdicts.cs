@@ -1,6 +1,3 @@
-using System.Collections.Generic;
-using System.Globalization;
-using System.Linq;
 using Comparator.Results;
 using Comparator.Running;
 using Comparator.Statistics;

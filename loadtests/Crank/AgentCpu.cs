@@ -1,7 +1,3 @@
-using System;
-using System.Collections.Generic;
-using System.Linq;
-
 namespace Comparator.Crank;
 
 /// <summary>A process's CPU over one measured window, as read from its agent's samples.</summary>

@@ -1,8 +1,4 @@
-using System;
-using System.Collections.Generic;
-using System.Globalization;
 using System.IO;
-using System.Linq;
 using Comparator.Comparing;
 using Comparator.Results;
 using Comparator.Running;

@@ -1,5 +1,3 @@
-using System;
-
 namespace Comparator.Drivers;
 
 /// <summary>

@@ -1,6 +1,3 @@
-using System;
-using System.Collections.Generic;
-using System.Globalization;
 using System.Text;
 
 namespace Comparator.Drivers;

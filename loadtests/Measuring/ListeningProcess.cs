@@ -1,7 +1,4 @@
-using System;
-using System.Globalization;
 using System.IO;
-using System.Linq;
 
 namespace Comparator.Measuring;
 

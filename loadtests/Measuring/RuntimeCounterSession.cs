@@ -1,7 +1,4 @@
-using System;
-using System.Collections.Generic;
 using System.Diagnostics.Tracing;
-using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Results;

@@ -1,6 +1,3 @@
-using System;
-using System.Collections.Generic;
-
 namespace Comparator.Results;
 
 /// <summary>Identifies a cell: target x endpoint x payload size x concurrency, per driver and allotment of cores; a fixed-rate cell also by its asked rate.</summary>

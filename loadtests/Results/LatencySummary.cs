@@ -1,6 +1,3 @@
-using System;
-using System.Collections.Generic;
-
 namespace Comparator.Results;
 
 /// <summary>One point of a latency distribution: the percentile (0 to 100) and the latency at it.</summary>

@@ -1,5 +1,3 @@
-using System;
-using System.Linq;
 using System.Text;
 using System.Text.Json;
 using System.Text.Json.Nodes;

@@ -1,7 +1,3 @@
-using System;
-using System.Collections.Generic;
-using System.Globalization;
-using System.Linq;
 using Comparator.Results;
 
 namespace Comparator.Statistics;

@@ -1,8 +1,3 @@
-using System;
-using System.Collections.Generic;
-using System.Linq;
-
-
 namespace Comparator.Statistics;
 
 /// <summary>

@@ -1,6 +1,4 @@
-using System;
 using System.Collections.Concurrent;
-using System.Collections.Generic;
 using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
 
 namespace Comparator.Statistics;

@@ -1,7 +1,3 @@
-using System;
-using System.Collections.Generic;
-using System.Linq;
-
 namespace Comparator.Statistics;
 
 /// <summary>How much a set of figures varies: a description of spread, never a decision (that is <see cref="LeadRule"/>'s).</summary>

@@ -1,5 +1,3 @@
-using System;
-
 namespace Comparator.Targets;
 
 /// <summary>A target could not be started; the message is one line fit for the user.</summary>

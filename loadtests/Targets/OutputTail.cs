@@ -1,5 +1,3 @@
-using System.Collections.Generic;
-
 namespace Comparator.Targets;
 
 /// <summary>Keeps the last few lines of a child's output stream, for error messages.</summary>

@@ -1,7 +1,4 @@
-using System;
 using System.Buffers;
-using System.Collections.Generic;
-using System.Globalization;
 using System.IO;
 using System.IO.Pipelines;
 using System.Net.Sockets;

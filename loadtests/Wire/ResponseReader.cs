@@ -1,7 +1,5 @@
-using System;
 using System.Buffers;
 using System.Buffers.Text;
-using System.Collections.Generic;
 using System.IO;
 using System.IO.Pipelines;
 using System.Text;
