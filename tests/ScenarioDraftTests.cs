@@ -1,0 +1,168 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using System.Text;
+using System.Threading.Tasks;
+using System.Xml.Linq;
+using Comparator.Scenarios;
+using Comparator.Scenarios.Drafting;
+using Xunit;
+
+namespace Comparator.Tests;
+
+/// <summary>
+/// `comparator scenario draft`: a scenario drafted from a WSDL (in the shape WCF's BasicHttpBinding
+/// publishes) and an OpenAPI 3.0 document reads back as a scenario, pairs operations by name and
+/// through --map, keeps the unpaired ones, fills the bodies with sample values, and refuses bad input
+/// with one line and exit 2.
+/// </summary>
+public sealed class ScenarioDraftTests : IDisposable
+{
+    private static readonly string Fixtures = Path.Combine(AppContext.BaseDirectory, "Fixtures", "draft");
+    private static string Fixture(string name) => Path.Combine(Fixtures, name);
+
+    private readonly DirectoryInfo _dir = Directory.CreateTempSubdirectory("comparator-draft-");
+    private string Out => Path.Combine(_dir.FullName, "orders.json");
+
+    public void Dispose() => _dir.Delete(recursive: true);
+
+    private async Task<(Scenario Scenario, string Stdout, string Stderr)> DraftAsync(params string[] extra)
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync(
+            new[] { "scenario", "draft", "--wsdl", Fixture("orders.wsdl"), "--openapi", Fixture("orders.openapi.json"), "--out", Out }.Concat(extra).ToArray());
+        Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+        return (ScenarioParser.Load(Out, _dir.FullName), stdout, stderr);
+    }
+
+    private static Operation Op(Scenario s, string name) => Assert.Single(s.Operations, o => o.Name == name);
+
+    [Fact]
+    public async Task The_draft_reads_back_pairs_by_name_and_keeps_and_names_the_unpaired()
+    {
+        var (scenario, _, stderr) = await DraftAsync();
+
+        Assert.Equal(new[] { "GetOrder", "PlaceOrder", "Ping", "createOrder", "health" }, scenario.Operations.Select(o => o.Name));
+        var get = Op(scenario, "GetOrder");
+        Assert.Equal(new[] { "wcf-classic", "webapi-selfhost" }, get.PerTarget.Keys.OrderBy(k => k));
+        var soap = get.PerTarget["wcf-classic"];
+        Assert.Equal(("POST", "/OrderService.svc"), (soap.Method, soap.PathAndQuery));
+        Assert.Contains(new KeyValuePair<string, string>("SOAPAction", "\"http://tempuri.org/IOrderService/GetOrder\""), soap.Headers);
+        Assert.Contains(new KeyValuePair<string, string>("Content-Type", "text/xml; charset=utf-8"), soap.Headers);
+        var rest = get.PerTarget["webapi-selfhost"];
+        Assert.Equal(("GET", "/api/orders/1", (byte[]?)null), (rest.Method, rest.PathAndQuery, rest.Body));
+        Assert.Equal(new[] { 200 }, rest.Expect!.Status);
+
+        Assert.Equal(new[] { "wcf-classic" }, Op(scenario, "Ping").PerTarget.Keys);
+        Assert.Equal(new[] { "webapi-selfhost" }, Op(scenario, "health").PerTarget.Keys);
+        var line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Equal("scenario draft: unpaired (in the file, asked of one target only): " +
+                     "PlaceOrder (wcf-classic only), Ping (wcf-classic only), createOrder (webapi-selfhost only), health (webapi-selfhost only)", line);
+        Assert.Contains("Unpaired, asked of one target only", File.ReadAllText(Out));
+    }
+
+    [Fact]
+    public async Task A_map_pairs_operations_whose_names_differ_for_the_targets_named()
+    {
+        var (scenario, _, stderr) = await DraftAsync("--map", Fixture("map.json"), "--wcf-target", "old", "--rest-target", "new");
+
+        Assert.DoesNotContain(scenario.Operations, o => o.Name == "createOrder");
+        var place = Op(scenario, "PlaceOrder");
+        Assert.Equal(new[] { "new", "old" }, place.PerTarget.Keys.OrderBy(k => k));
+        var rest = place.PerTarget["new"];
+        Assert.Equal(("POST", "/api/orders"), (rest.Method, rest.PathAndQuery));
+        Assert.Contains(new KeyValuePair<string, string>("Content-Type", "application/json"), rest.Headers);
+        Assert.Equal("""{"customer":"text","lines":[{"sku":"text","quantity":1}],"placedAt":"2024-01-01T12:00:00Z","rush":true}""",
+            System.Text.Json.Nodes.JsonNode.Parse(rest.Body!)!.ToJsonString());
+        Assert.Equal(new[] { 200 }, rest.Expect!.Status); // the lowest documented 2xx of 200 and 201
+        Assert.Contains("Paired by --map: PlaceOrder = createOrder.", File.ReadAllText(Out));
+        Assert.Contains("Ping (old only), health (new only)", stderr);
+    }
+
+    [Fact]
+    public async Task The_envelopes_carry_sample_values_and_the_rule_wants_the_operations_response()
+    {
+        var (scenario, _, _) = await DraftAsync();
+
+        var soap = Op(scenario, "PlaceOrder").PerTarget["wcf-classic"];
+        Assert.Equal("orders/PlaceOrder.soap.xml", soap.BodyFile);
+        var envelope = XDocument.Parse(Encoding.UTF8.GetString(soap.Body!));
+        XNamespace s = WsdlDraft.Soap11Envelope, tns = "http://tempuri.org/", dc = "http://schemas.datacontract.org/2004/07/Orders";
+        var order = envelope.Root!.Element(s + "Body")!.Element(tns + "PlaceOrder")!.Element(tns + "order")!;
+        Assert.Equal("text", order.Element(dc + "Customer")!.Value);
+        Assert.Equal("2024-01-01T12:00:00Z", order.Element(dc + "PlacedAt")!.Value);
+        Assert.Equal("true", order.Element(dc + "Rush")!.Value);
+        var line = order.Element(dc + "Lines")!.Element(dc + "OrderLine")!;
+        Assert.Equal(("1", "text"), (line.Element(dc + "Quantity")!.Value, line.Element(dc + "Sku")!.Value));
+        Assert.Contains("<orderId>1</orderId>", Encoding.UTF8.GetString(Op(scenario, "GetOrder").PerTarget["wcf-classic"].Body!));
+
+        var expect = soap.Expect!;
+        Assert.Null(AnswerRules.Check(expect, 200, Encoding.UTF8.GetBytes(
+            "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body><PlaceOrderResponse xmlns=\"http://tempuri.org/\"><PlaceOrderResult>true</PlaceOrderResult></PlaceOrderResponse></s:Body></s:Envelope>")));
+        Assert.NotNull(AnswerRules.Check(expect, 200, Encoding.UTF8.GetBytes(
+            "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body><s:Fault><faultcode>s:Client</faultcode><faultstring>no</faultstring></s:Fault></s:Body></s:Envelope>")));
+    }
+
+    [Fact]
+    public void A_soap12_binding_sends_its_action_in_the_content_type()
+    {
+        var wsdl = File.ReadAllText(Fixture("orders.wsdl")).Replace("http://schemas.xmlsoap.org/wsdl/soap/", "http://schemas.xmlsoap.org/wsdl/soap12/");
+        var get = Assert.Single(WsdlDraft.Read(wsdl, "soap12.wsdl"), r => r.Name == "GetOrder");
+
+        Assert.Equal(new[] { new KeyValuePair<string, string>("Content-Type", "application/soap+xml; charset=utf-8; action=\"http://tempuri.org/IOrderService/GetOrder\"") }, get.Headers);
+        Assert.Equal(WsdlDraft.Soap12Envelope, XDocument.Parse(get.Body!).Root!.Name.NamespaceName);
+    }
+
+    [Fact]
+    public void A_swagger_2_document_gives_its_base_path_parameters_body_and_status()
+    {
+        const string swagger = """
+            { "swagger": "2.0", "basePath": "/v1",
+              "paths": { "/items/{id}": { "put": { "operationId": "PutItem",
+                "parameters": [ { "name": "id", "in": "path", "required": true, "type": "integer" },
+                                { "name": "mode", "in": "query", "required": true, "type": "string", "enum": ["fast", "slow"] },
+                                { "name": "item", "in": "body", "schema": { "$ref": "#/definitions/Item" } } ],
+                "responses": { "204": { "description": "done" }, "400": { "description": "bad" } } } } },
+              "definitions": { "Item": { "type": "object", "properties": { "id": { "type": "string", "format": "uuid" }, "tags": { "type": "array", "items": { "type": "string" } } } } } }
+            """;
+        var put = Assert.Single(OpenApiDraft.Read(swagger, "swagger.json"));
+
+        Assert.Equal(("PUT", "/v1/items/1?mode=fast", 204), (put.Method, put.Path, put.Status));
+        Assert.Equal("""{"id":"00000000-0000-0000-0000-000000000001","tags":["text"]}""", System.Text.Json.Nodes.JsonNode.Parse(put.Body!)!.ToJsonString());
+    }
+
+    public static IEnumerable<object[]> BadInput()
+    {
+        yield return new object[] { new[] { "--out", "x.json" }, "give --wsdl URL|FILE, --openapi URL|FILE, or both" };
+        yield return new object[] { new[] { "--wsdl", "no-such.wsdl" }, "cannot read no-such.wsdl" };
+        yield return new object[] { new[] { "--wsdl", Fixture("orders.openapi.json") }, "is not a WSDL document" };
+        yield return new object[] { new[] { "--openapi", Fixture("orders.wsdl") }, "is not a JSON OpenAPI document" };
+        yield return new object[] { new[] { "--openapi", Fixture("map.json") }, "is not an OpenAPI document" };
+        yield return new object[] { new[] { "--openapi", "http://127.0.0.1:1/swagger.json" }, "cannot fetch http://127.0.0.1:1/swagger.json" };
+        yield return new object[] { new[] { "--wsdl", Fixture("orders.wsdl"), "--map", "no-such-map.json" }, "--map no-such-map.json: cannot read it" };
+        yield return new object[] { new[] { "--wsdl", Fixture("orders.wsdl"), "--map", Fixture("orders.wsdl") }, "expected a JSON object of WSDL operation names" };
+        yield return new object[] { new[] { "--wsdl", Fixture("orders.wsdl"), "--openapi", Fixture("orders.openapi.json"), "--map", Fixture("bad-map.json") }, "--map names 'Cancel'" };
+    }
+
+    [Theory]
+    [MemberData(nameof(BadInput))]
+    public async Task Bad_input_exits_2_with_one_line(string[] args, string expected)
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync(new[] { "scenario", "draft" }.Concat(args).Select(a => a == "x.json" ? Out : a).ToArray());
+
+        Assert.True(exit == 2, $"exit {exit}\n{stdout}\n{stderr}");
+        var line = Assert.Single(stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.StartsWith("error: scenario draft: ", line);
+        Assert.Contains(expected, line);
+        Assert.False(File.Exists(Out));
+    }
+
+    [Fact]
+    public void The_docs_check_reads_the_options_of_a_subcommand()
+    {
+        var problems = DocsTests.CommandProblems("`comparator scenario draft --wsdl a.wsdl --nope 1` and `comparator scenario frobnicate`", out var checkedLines);
+
+        Assert.Equal(2, checkedLines);
+        Assert.Equal(new[] { "comparator scenario draft --wsdl a.wsdl --nope 1: 'draft' has no option --nope", "comparator scenario frobnicate: 'scenario' has no command 'frobnicate'" }, problems);
+    }
+}
