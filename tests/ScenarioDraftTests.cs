@@ -104,6 +104,52 @@ public sealed class ScenarioDraftTests : IDisposable
     }
 
     [Fact]
+    public async Task A_wsdl_split_as_wcf_publishes_it_is_followed_through_its_imports_from_files_and_over_http()
+    {
+        var fromFiles = await DraftAsync(Fixture("orders-split.wsdl"));
+        Assert.Equal(new[] { "GetOrder", "PlaceOrder", "Ping" }, fromFiles.Operations.Select(o => o.Name));
+        Assert.Contains("<Sku>text</Sku>", Encoding.UTF8.GetString(Op(fromFiles, "PlaceOrder").PerTarget["wcf-classic"].Body!));
+
+        using var server = new System.Net.HttpListener();
+        var port = FreePort();
+        server.Prefixes.Add($"http://127.0.0.1:{port}/");
+        server.Start();
+        var serving = Task.Run(async () =>
+        {
+            while (server.IsListening)
+            {
+                var context = await server.GetContextAsync();
+                var file = Fixture(context.Request.Url!.Segments[^1]);
+                context.Response.StatusCode = File.Exists(file) ? 200 : 404;
+                if (File.Exists(file)) await context.Response.OutputStream.WriteAsync(File.ReadAllBytes(file));
+                context.Response.Close();
+            }
+        });
+        var fromUrl = await DraftAsync($"http://127.0.0.1:{port}/docs/orders-split.wsdl");
+        Assert.Equal(File.ReadAllText(Path.Combine(_dir.FullName, "orders", "PlaceOrder.soap.xml")),
+            Encoding.UTF8.GetString(Op(fromFiles, "PlaceOrder").PerTarget["wcf-classic"].Body!));
+        Assert.Equal(3, fromUrl.Operations.Count);
+        server.Stop();
+    }
+
+    private static int FreePort()
+    {
+        var l = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        l.Start();
+        var port = ((System.Net.IPEndPoint)l.LocalEndpoint).Port;
+        l.Stop();
+        return port;
+    }
+
+    private async Task<Scenario> DraftAsync(string wsdl)
+    {
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("scenario", "draft", "--wsdl", wsdl, "--out", Out);
+        Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+        Assert.Equal("", stderr); // one document: nothing is unpaired
+        return ScenarioParser.Load(Out, _dir.FullName);
+    }
+
+    [Fact]
     public void A_soap12_binding_sends_its_action_in_the_content_type()
     {
         var wsdl = File.ReadAllText(Fixture("orders.wsdl")).Replace("http://schemas.xmlsoap.org/wsdl/soap/", "http://schemas.xmlsoap.org/wsdl/soap12/");

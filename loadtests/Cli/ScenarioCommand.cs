@@ -50,7 +50,7 @@ public static class ScenarioCommand
 
         try
         {
-            var soap = wsdl is null ? Array.Empty<DraftRequest>() : WsdlDraft.Read(await FetchAsync(wsdl, cancel), wsdl);
+            var soap = wsdl is null ? Array.Empty<DraftRequest>() : await WsdlDraft.ReadAsync(wsdl, s => FetchAsync(s, cancel));
             var rest = openApi is null ? Array.Empty<DraftRequest>() : OpenApiDraft.Read(await FetchAsync(openApi, cancel), openApi);
             if (soap.Count + rest.Count == 0) throw new DraftException($"no SOAP or REST operations in {string.Join(" or ", new[] { wsdl, openApi }.OfType<string>())}");
             var draft = ScenarioDraft.Pairs(soap, rest, map);

@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using System.Text;
+using System.Threading.Tasks;
 using System.Web.Services.Description;
 using System.Xml;
 using System.Xml.Schema;
@@ -19,30 +20,23 @@ public static class WsdlDraft
     public const string Soap11Envelope = "http://schemas.xmlsoap.org/soap/envelope/";
     public const string Soap12Envelope = "http://www.w3.org/2003/05/soap-envelope";
 
-    /// <summary>Throws <see cref="DraftException"/> when the text is not a WSDL document or its schemas do not compile.</summary>
-    public static IReadOnlyList<DraftRequest> Read(string text, string source)
-    {
-        ServiceDescription wsdl;
-        var schemas = new XmlSchemaSet { XmlResolver = null };
-        try
-        {
-            using (var reader = XmlReader.Create(new StringReader(text), new XmlReaderSettings { DtdProcessing = DtdProcessing.Prohibit }))
-                wsdl = ServiceDescription.Read(reader);
-            foreach (XmlSchema schema in wsdl.Types.Schemas) schemas.Add(schema);
-            schemas.Compile();
-        }
-        catch (Exception e) when (e is XmlException or XmlSchemaException or InvalidOperationException)
-        {
-            throw new DraftException($"{source} is not a WSDL document it can read: {Innermost(e).Message.Split('\n')[0].Trim()}");
-        }
+    /// <summary>The drafted requests of a WSDL and what it imports (see <see cref="WsdlDocuments"/>).</summary>
+    public static async Task<IReadOnlyList<DraftRequest>> ReadAsync(string source, Func<string, Task<string>> load) =>
+        Read(await WsdlDocuments.LoadAsync(source, load));
 
+    /// <summary>A WSDL that imports nothing, from its text.</summary>
+    public static IReadOnlyList<DraftRequest> Read(string text, string source) =>
+        ReadAsync(source, s => s == source ? Task.FromResult(text) : throw new DraftException($"{source} imports {s}")).GetAwaiter().GetResult();
+
+    public static IReadOnlyList<DraftRequest> Read(WsdlDocuments wsdl)
+    {
         var requests = new List<DraftRequest>();
-        var soap12Only = wsdl.Bindings.Cast<Binding>().All(b => b.Extensions.Find(typeof(Soap12Binding)) is not null);
-        foreach (Binding binding in wsdl.Bindings)
+        var soap12Only = wsdl.Bindings.All(b => b.Extensions.Find(typeof(Soap12Binding)) is not null);
+        foreach (var binding in wsdl.Bindings)
         {
             var soap12 = binding.Extensions.Find(typeof(Soap12Binding)) is not null;
             if (!soap12 && binding.Extensions.Find(typeof(SoapBinding)) is null) continue; // an HTTP GET/POST binding
-            var portType = wsdl.PortTypes[binding.Type.Name];
+            var portType = wsdl.PortType(binding.Type);
             if (portType is null) continue;
             var path = AddressPath(wsdl, binding);
             foreach (OperationBinding opBinding in binding.Operations)
@@ -50,8 +44,8 @@ public static class WsdlDraft
                 var operation = portType.Operations.Cast<System.Web.Services.Description.Operation>().FirstOrDefault(o => o.Name == opBinding.Name);
                 if (operation is null) continue;
                 var action = (opBinding.Extensions.Find(typeof(Soap12OperationBinding)) ?? opBinding.Extensions.Find(typeof(SoapOperationBinding))) is SoapOperationBinding b ? b.SoapAction ?? "" : "";
-                var input = Element(wsdl, schemas, operation.Messages.Input?.Message);
-                var output = Element(wsdl, schemas, operation.Messages.Output?.Message);
+                var input = Element(wsdl, operation.Messages.Input?.Message);
+                var output = Element(wsdl, operation.Messages.Output?.Message);
                 var headers = soap12
                     ? new List<KeyValuePair<string, string>> { new("Content-Type", $"application/soap+xml; charset=utf-8; action=\"{action}\"") }
                     : new List<KeyValuePair<string, string>> { new("Content-Type", "text/xml; charset=utf-8"), new("SOAPAction", $"\"{action}\"") };
@@ -65,9 +59,9 @@ public static class WsdlDraft
         return requests.GroupBy(r => r.Name, StringComparer.Ordinal).Select(g => g.First()).ToList();
     }
 
-    private static string AddressPath(ServiceDescription wsdl, Binding binding)
+    private static string AddressPath(WsdlDocuments wsdl, Binding binding)
     {
-        foreach (Service service in wsdl.Services)
+        foreach (var service in wsdl.Services)
         foreach (Port port in service.Ports)
         {
             if (port.Binding.Name != binding.Name) continue;
@@ -77,11 +71,11 @@ public static class WsdlDraft
         return "/";
     }
 
-    private static XmlSchemaElement? Element(ServiceDescription wsdl, XmlSchemaSet schemas, XmlQualifiedName? messageName)
+    private static XmlSchemaElement? Element(WsdlDocuments wsdl, XmlQualifiedName? messageName)
     {
-        if (messageName is null || wsdl.Messages[messageName.Name] is not Message message) return null;
+        if (messageName is null || wsdl.Message(messageName) is not Message message) return null;
         var part = message.Parts.Cast<MessagePart>().FirstOrDefault(p => !p.Element.IsEmpty);
-        return part is null ? null : schemas.GlobalElements[part.Element] as XmlSchemaElement;
+        return part is null ? null : wsdl.Schemas.GlobalElements[part.Element] as XmlSchemaElement;
     }
 
     /// <summary>The request envelope: the input element with a sample value in each of its fields.</summary>
@@ -98,8 +92,6 @@ public static class WsdlDraft
         }
         return text.Append('\n').ToString();
     }
-
-    private static Exception Innermost(Exception e) => e.InnerException is null ? e : Innermost(e.InnerException);
 }
 
 /// <summary>A service document that cannot be read or drafted from; the message is one line for the user.</summary>
