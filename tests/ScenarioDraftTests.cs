@@ -106,7 +106,7 @@ public sealed class ScenarioDraftTests : IDisposable
     [Fact]
     public async Task A_wsdl_split_as_wcf_publishes_it_is_followed_through_its_imports_from_files_and_over_http()
     {
-        var fromFiles = await DraftAsync(Fixture("orders-split.wsdl"));
+        var fromFiles = await DraftWsdlAsync(Fixture("orders-split.wsdl"));
         Assert.Equal(new[] { "GetOrder", "PlaceOrder", "Ping" }, fromFiles.Operations.Select(o => o.Name));
         Assert.Contains("<Sku>text</Sku>", Encoding.UTF8.GetString(Op(fromFiles, "PlaceOrder").PerTarget["wcf-classic"].Body!));
 
@@ -125,7 +125,7 @@ public sealed class ScenarioDraftTests : IDisposable
                 context.Response.Close();
             }
         });
-        var fromUrl = await DraftAsync($"http://127.0.0.1:{port}/docs/orders-split.wsdl");
+        var fromUrl = await DraftWsdlAsync($"http://127.0.0.1:{port}/docs/orders-split.wsdl", "--force");
         Assert.Equal(File.ReadAllText(Path.Combine(_dir.FullName, "orders", "PlaceOrder.soap.xml")),
             Encoding.UTF8.GetString(Op(fromFiles, "PlaceOrder").PerTarget["wcf-classic"].Body!));
         Assert.Equal(3, fromUrl.Operations.Count);
@@ -141,9 +141,9 @@ public sealed class ScenarioDraftTests : IDisposable
         return port;
     }
 
-    private async Task<Scenario> DraftAsync(string wsdl)
+    private async Task<Scenario> DraftWsdlAsync(string wsdl, params string[] extra)
     {
-        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("scenario", "draft", "--wsdl", wsdl, "--out", Out);
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync(new[] { "scenario", "draft", "--wsdl", wsdl, "--out", Out }.Concat(extra).ToArray());
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         Assert.Equal("", stderr); // one document: nothing is unpaired
         return ScenarioParser.Load(Out, _dir.FullName);
@@ -201,6 +201,29 @@ public sealed class ScenarioDraftTests : IDisposable
         Assert.StartsWith("error: scenario draft: ", line);
         Assert.Contains(expected, line);
         Assert.False(File.Exists(Out));
+    }
+
+    [Fact]
+    public async Task An_existing_draft_is_kept_unless_forced()
+    {
+        await DraftAsync();
+        File.WriteAllText(Out, "{ \"operations\": [] } // edited");
+
+        var (exit, _, stderr) = await ComparatorProcess.RunAsync("scenario", "draft", "--wsdl", Fixture("orders.wsdl"), "--out", Out);
+        Assert.Equal(2, exit);
+        Assert.Equal($"error: scenario draft: {Out} exists (an edited draft?); give another --out, or --force to overwrite it", stderr.Trim());
+        Assert.EndsWith("// edited", File.ReadAllText(Out));
+
+        Assert.Equal(3, (await DraftWsdlAsync(Fixture("orders.wsdl"), "--force")).Operations.Count);
+    }
+
+    [Fact]
+    public async Task Help_names_the_options()
+    {
+        var (exit, stdout, _) = await ComparatorProcess.RunAsync("scenario", "draft", "--help");
+
+        Assert.Equal(0, exit);
+        foreach (var option in new[] { "--wsdl", "--openapi", "--map", "--wcf-target", "--rest-target", "--out", "--force" }) Assert.Contains(option, stdout);
     }
 
     [Fact]

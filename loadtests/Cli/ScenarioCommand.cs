@@ -13,7 +13,7 @@ using Comparator.Scenarios.Drafting;
 namespace Comparator.Cli;
 
 /// <summary>
-/// scenario draft [--wsdl URL|FILE] [--openapi URL|FILE] [--map FILE] [--wcf-target NAME] [--rest-target NAME] [--out FILE]:
+/// scenario draft [--wsdl URL|FILE] [--openapi URL|FILE] [--map FILE] [--wcf-target NAME] [--rest-target NAME] [--out FILE] [--force]:
 /// drafts a scenario file from the service's own documents, for the user to edit.
 /// </summary>
 public static class ScenarioCommand
@@ -32,6 +32,7 @@ public static class ScenarioCommand
             CommandLine.One("--wcf-target", "NAME", "The target the SOAP requests are for. Default: wcf-classic."),
             CommandLine.One("--rest-target", "NAME", "The target the REST requests are for. Default: webapi-selfhost."),
             CommandLine.One("--out", "FILE", "The scenario file to write; bodies go in a folder beside it of the same name. Default: draft.json."),
+            CommandLine.Flag("--force", "Overwrite the scenario file and its bodies when they exist (an edited draft is refused otherwise)."),
         };
         draft.SetAction((parse, cancel) => DraftAsync(new ArgumentReader(parse), cancel));
         return new Command("scenario", "Scenario files: `scenario draft` writes one from the services' WSDL and OpenAPI documents.") { draft };
@@ -46,6 +47,7 @@ public static class ScenarioCommand
         var restTarget = options.Value("--rest-target") ?? "webapi-selfhost";
         if (soapTarget == restTarget) throw Usage($"--wcf-target and --rest-target are both '{soapTarget}'; name two targets");
         var output = options.Value("--out") ?? "draft.json";
+        if (File.Exists(output) && !options.Flag("--force")) throw Usage($"{output} exists (an edited draft?); give another --out, or --force to overwrite it");
         var map = options.Value("--map") is string mapFile ? ReadMap(mapFile) : new Dictionary<string, string>();
 
         try
