@@ -40,8 +40,9 @@ public sealed class ScenarioDraftTests : IDisposable
     [Fact]
     public async Task The_draft_reads_back_pairs_by_name_and_keeps_and_names_the_unpaired()
     {
-        var (scenario, _, stderr) = await DraftAsync();
+        var (scenario, stdout, stderr) = await DraftAsync();
 
+        Assert.Contains($"next: edit it, then comparator verify --scenario {Out} --target wcf-classic=http://localhost:8080 --target webapi-selfhost=http://localhost:5000", stdout);
         Assert.Equal(new[] { "GetOrder", "PlaceOrder", "Ping", "createOrder", "health" }, scenario.Operations.Select(o => o.Name));
         var get = Op(scenario, "GetOrder");
         Assert.Equal(new[] { "wcf-classic", "webapi-selfhost" }, get.PerTarget.Keys.OrderBy(k => k));

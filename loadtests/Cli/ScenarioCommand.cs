@@ -61,12 +61,17 @@ public static class ScenarioCommand
             // What it wrote is a scenario the comparator reads, or this is a bug of ours.
             ScenarioParser.Load(output, Path.GetDirectoryName(Path.GetFullPath(output))!);
             Console.WriteLine($"wrote {output}: {draft.Operations.Count} operations, {draft.Operations.Count(p => p.Soap is not null && p.Rest is not null)} asked of both targets");
+            Console.WriteLine($"next: edit it, then comparator verify --scenario {output} {Target(soapTarget, soap)} {Target(restTarget, rest)}".TrimEnd());
             if (both && draft.Unpaired.Any()) Console.Error.WriteLine($"scenario draft: unpaired (in the file, asked of one target only): {draft.UnpairedList(soapTarget, restTarget)}");
             return ExitCodes.Success;
         }
         catch (DraftException e) { throw Usage(e.Message); }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException) { throw Usage($"cannot write {output}: {e.Message}"); }
     }
+
+    /// <summary>"--target wcf-classic=http://old:8080" where the document names the service's address, else "--target wcf-classic=URL"; empty without operations.</summary>
+    private static string Target(string name, IReadOnlyList<DraftRequest> requests) =>
+        requests.Count == 0 ? "" : $"--target {name}={requests.Select(r => r.Origin).FirstOrDefault(o => o is not null) ?? "URL"}";
 
     private static UsageException Usage(string message) => new("scenario draft: " + message);
 

@@ -15,6 +15,9 @@ public sealed record DraftRequest(
     string Name, string Method, string Path, IReadOnlyList<KeyValuePair<string, string>> Headers,
     string? Body, string BodyExtension, int Status, string? Regex)
 {
+    /// <summary>The service's base URL ("http://old:8080") where the document names it (soap:address, OpenAPI's server), else null.</summary>
+    public string? Origin { get; init; }
+
     /// <summary>The name pairing compares: lower case, letters and digits only ("GetOrder", "getOrder", "get_order" alike).</summary>
     public string Key => PairingKey(Name);
 

@@ -25,7 +25,10 @@ public static class OpenApiDraft
             throw new DraftException($"{source} is not an OpenAPI document: expected \"openapi\" (or \"swagger\") and \"paths\" at the top");
 
         var schemas = new JsonSchemaSample(doc);
-        var prefix = BasePath(doc);
+        var server = Server(doc, source);
+        var prefix = server?.AbsolutePath
+                     ?? (doc["servers"]?[0]?["url"]?.GetValue<string>() is string relative && relative.StartsWith('/') ? relative : null)
+                     ?? doc["basePath"]?.GetValue<string>() ?? "";
         var requests = new List<DraftRequest>();
         foreach (var (template, item) in paths)
         {
@@ -39,18 +42,23 @@ public static class OpenApiDraft
                 var headers = new List<KeyValuePair<string, string>> { new("Accept", "application/json") };
                 if (body is not null) headers.Add(new("Content-Type", "application/json"));
                 var name = operation["operationId"]?.GetValue<string>() ?? method + template;
-                requests.Add(new DraftRequest(name, method.ToUpperInvariant(), path, headers, body, "json", SuccessStatus(operation), null));
+                requests.Add(new DraftRequest(name, method.ToUpperInvariant(), path, headers, body, "json", SuccessStatus(operation), null)
+                    { Origin = server?.GetLeftPart(UriPartial.Authority) });
             }
         }
         return requests;
     }
 
-    /// <summary>The path the document's first server (3.x) or its basePath (2.0) puts before every path.</summary>
-    private static string BasePath(JsonObject doc)
+    /// <summary>The document's first server (3.x; a relative one against the document's URL), or its host and basePath (2.0).</summary>
+    private static Uri? Server(JsonObject doc, string source)
     {
-        var url = doc["servers"]?[0]?["url"]?.GetValue<string>() ?? doc["basePath"]?.GetValue<string>() ?? "";
-        if (Uri.TryCreate(url, UriKind.Absolute, out var absolute)) return absolute.AbsolutePath;
-        return url.StartsWith('/') ? url : "";
+        Uri.TryCreate(source, UriKind.Absolute, out var from);
+        if (from is not null && from.Scheme is not ("http" or "https")) from = null;
+        if (doc["servers"]?[0]?["url"]?.GetValue<string>() is string url)
+            return Uri.TryCreate(url, UriKind.Absolute, out var absolute) ? absolute : from is null ? null : new Uri(from, url);
+        if (doc["host"]?.GetValue<string>() is string host)
+            return Uri.TryCreate($"{(doc["schemes"]?[0]?.GetValue<string>() ?? "http")}://{host}{doc["basePath"]?.GetValue<string>()}", UriKind.Absolute, out var v2) ? v2 : null;
+        return from is null ? null : new Uri(from, doc["basePath"]?.GetValue<string>() ?? "/");
     }
 
     private static IEnumerable<JsonObject> Parameters(JsonObject owner, JsonSchemaSample schemas) =>

@@ -38,7 +38,7 @@ public static class WsdlDraft
             if (!soap12 && binding.Extensions.Find(typeof(SoapBinding)) is null) continue; // an HTTP GET/POST binding
             var portType = wsdl.PortType(binding.Type);
             if (portType is null) continue;
-            var path = AddressPath(wsdl, binding);
+            var address = Address(wsdl, binding);
             foreach (OperationBinding opBinding in binding.Operations)
             {
                 var operation = portType.Operations.Cast<System.Web.Services.Description.Operation>().FirstOrDefault(o => o.Name == opBinding.Name);
@@ -51,24 +51,25 @@ public static class WsdlDraft
                     : new List<KeyValuePair<string, string>> { new("Content-Type", "text/xml; charset=utf-8"), new("SOAPAction", $"\"{action}\"") };
                 var answer = output?.QualifiedName.Name ?? operation.Name + "Response";
                 requests.Add(new DraftRequest(
-                    soap12 && !soap12Only ? operation.Name + "-soap12" : operation.Name, "POST", path, headers,
-                    Envelope(input, soap12), "soap.xml", 200, $"<(\\w+:)?{System.Text.RegularExpressions.Regex.Escape(answer)}[\\s/>]"));
+                    soap12 && !soap12Only ? operation.Name + "-soap12" : operation.Name, "POST", address?.PathAndQuery ?? "/", headers,
+                    Envelope(input, soap12), "soap.xml", 200, $"<(\\w+:)?{System.Text.RegularExpressions.Regex.Escape(answer)}[\\s/>]")
+                { Origin = address?.GetLeftPart(UriPartial.Authority) });
             }
         }
         // Two SOAP 1.1 bindings of one port type (two endpoints) give the same operations twice: keep the first.
         return requests.GroupBy(r => r.Name, StringComparer.Ordinal).Select(g => g.First()).ToList();
     }
 
-    private static string AddressPath(WsdlDocuments wsdl, Binding binding)
+    private static Uri? Address(WsdlDocuments wsdl, Binding binding)
     {
         foreach (var service in wsdl.Services)
         foreach (Port port in service.Ports)
         {
             if (port.Binding.Name != binding.Name) continue;
             var location = (port.Extensions.Find(typeof(Soap12AddressBinding)) ?? port.Extensions.Find(typeof(SoapAddressBinding))) as SoapAddressBinding;
-            if (location?.Location is string l && Uri.TryCreate(l, UriKind.Absolute, out var uri)) return uri.PathAndQuery;
+            if (location?.Location is string l && Uri.TryCreate(l, UriKind.Absolute, out var uri)) return uri;
         }
-        return "/";
+        return null;
     }
 
     private static XmlSchemaElement? Element(WsdlDocuments wsdl, XmlQualifiedName? messageName)
