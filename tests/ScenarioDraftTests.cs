@@ -161,6 +161,23 @@ public sealed class ScenarioDraftTests : IDisposable
     }
 
     [Fact]
+    public void A_wsdl_with_soap11_and_soap12_bindings_gives_both_the_soap12_ones_named_apart()
+    {
+        var wsdl = File.ReadAllText(Fixture("orders.wsdl"));
+        var binding = wsdl[wsdl.IndexOf("  <wsdl:binding", StringComparison.Ordinal)..(wsdl.IndexOf("</wsdl:binding>", StringComparison.Ordinal) + "</wsdl:binding>".Length)];
+        var soap12 = binding.Replace("soap:", "soap12:").Replace("BasicHttpBinding_IOrderService", "WSHttpBinding_IOrderService");
+        wsdl = wsdl.Replace(binding, binding + "\n" + soap12)
+            .Replace("xmlns:wsdl=", "xmlns:soap12=\"http://schemas.xmlsoap.org/wsdl/soap12/\" xmlns:wsdl=")
+            .Replace("  </wsdl:service>", "    <wsdl:port name=\"WSHttpBinding_IOrderService\" binding=\"tns:WSHttpBinding_IOrderService\"><soap12:address location=\"http://localhost:8080/OrderService.svc/ws\" /></wsdl:port>\n  </wsdl:service>");
+
+        var requests = WsdlDraft.Read(wsdl, "both.wsdl");
+
+        Assert.Equal(new[] { "GetOrder", "PlaceOrder", "Ping", "GetOrder-soap12", "PlaceOrder-soap12", "Ping-soap12" }, requests.Select(r => r.Name));
+        Assert.Equal("/OrderService.svc/ws", requests.Single(r => r.Name == "Ping-soap12").Path);
+        Assert.StartsWith("application/soap+xml", requests.Single(r => r.Name == "Ping-soap12").Headers[0].Value);
+    }
+
+    [Fact]
     public void A_swagger_2_document_gives_its_base_path_parameters_body_and_status()
     {
         const string swagger = """
