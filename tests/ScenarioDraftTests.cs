@@ -195,6 +195,21 @@ public sealed class ScenarioDraftTests : IDisposable
         Assert.Equal("""{"id":"00000000-0000-0000-0000-000000000001","tags":["text"]}""", System.Text.Json.Nodes.JsonNode.Parse(put.Body!)!.ToJsonString());
     }
 
+    [Fact]
+    public void A_schema_that_contains_itself_gives_a_sample_of_limited_depth()
+    {
+        const string openApi = """
+            { "openapi": "3.0.1", "paths": { "/nodes": { "post": { "operationId": "addNode",
+                "requestBody": { "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Node" } } } }, "responses": {} } } },
+              "components": { "schemas": { "Node": { "type": "object", "properties": { "name": { "type": "string" }, "child": { "$ref": "#/components/schemas/Node" } } } } } }
+            """;
+        var body = Assert.Single(OpenApiDraft.Read(openApi, "nodes.json")).Body!;
+
+        var depth = 0;
+        for (var node = System.Text.Json.Nodes.JsonNode.Parse(body); node?["child"] is not null; node = node["child"]) depth++;
+        Assert.InRange(depth, 1, JsonSchemaSample.MaxDepth);
+    }
+
     public static IEnumerable<object[]> BadInput()
     {
         yield return new object[] { new[] { "--out", "x.json" }, "give --wsdl URL|FILE, --openapi URL|FILE, or both" };
