@@ -68,6 +68,11 @@ public class DocsTests
                     if (LooksLikeCommand(tokens[0])) problems.Add($"{line}: no command '{tokens[0]}'");
                     continue;
                 }
+                // A command of commands (`scenario draft`): the options are the subcommand's.
+                var depth = 1;
+                for (; depth < tokens.Count && command.Subcommands.FirstOrDefault(c => c.Name == tokens[depth]) is Command sub; depth++) command = sub;
+                if (command.Subcommands.Count > 0 && depth < tokens.Count && LooksLikeCommand(tokens[depth]))
+                    problems.Add($"{line}: '{command.Name}' has no command '{tokens[depth]}'");
             }
             var options = command.Options.SelectMany(o => o.Aliases.Prepend(o.Name)).Append("--help").Append("--version").ToHashSet();
             foreach (var t in tokens.Where(t => t.StartsWith("--", StringComparison.Ordinal)))

@@ -54,6 +54,7 @@ public static class CommandLine
             ImportCrankCommand.Define(),
             TargetsCommand.Define(),
             PayloadsCommand.Define(),
+            ScenarioCommand.Define(),
         };
         // Piped help (tests, the README) wraps at a fixed width; a terminal's help at the terminal's.
         if (Console.IsOutputRedirected && root.Options.OfType<HelpOption>().FirstOrDefault()?.Action is HelpAction help)
