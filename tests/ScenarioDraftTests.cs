@@ -13,7 +13,7 @@ namespace Comparator.Tests;
 
 /// <summary>
 /// `comparator scenario draft`: a scenario drafted from a WSDL (in the shape WCF's BasicHttpBinding
-/// publishes) and an OpenAPI 3.0 document reads back as a scenario, pairs operations by name and
+/// publishes) and an OpenAPI 3.0 document (JSON or YAML; Swagger 2.0 too) reads back as a scenario, pairs operations by name and
 /// through --map, keeps the unpaired ones, fills the bodies with sample values, and refuses bad input
 /// with one line and exit 2.
 /// </summary>
@@ -181,7 +181,7 @@ public sealed class ScenarioDraftTests : IDisposable
     public void A_swagger_2_document_gives_its_base_path_parameters_body_and_status()
     {
         const string swagger = """
-            { "swagger": "2.0", "basePath": "/v1",
+            { "swagger": "2.0", "info": { "title": "Items", "version": "1" }, "basePath": "/v1",
               "paths": { "/items/{id}": { "put": { "operationId": "PutItem",
                 "parameters": [ { "name": "id", "in": "path", "required": true, "type": "integer" },
                                 { "name": "mode", "in": "query", "required": true, "type": "string", "enum": ["fast", "slow"] },
@@ -193,14 +193,38 @@ public sealed class ScenarioDraftTests : IDisposable
 
         Assert.Equal(("PUT", "/v1/items/1?mode=fast", 204), (put.Method, put.Path, put.Status));
         Assert.Equal("""{"id":"00000000-0000-0000-0000-000000000001","tags":["text"]}""", System.Text.Json.Nodes.JsonNode.Parse(put.Body!)!.ToJsonString());
+        Assert.Null(put.Origin);
+
+        var hosted = Assert.Single(OpenApiDraft.Read(swagger.Replace("\"basePath\"", "\"host\": \"items:8081\", \"schemes\": [\"https\"], \"basePath\""), "swagger.json"));
+        Assert.Equal(("https://items:8081", "/v1/items/1?mode=fast"), (hosted.Origin, hosted.Path));
+    }
+
+    [Fact]
+    public void A_yaml_document_drafts_the_same_operations_as_its_json_twin()
+    {
+        var fromJson = OpenApiDraft.Read(File.ReadAllText(Fixture("orders.openapi.json")), "orders.openapi.json");
+        var fromYaml = OpenApiDraft.Read(File.ReadAllText(Fixture("orders.openapi.yaml")), "orders.openapi.yaml");
+
+        Assert.Equal(new[] { "getOrder", "createOrder", "health" }, fromYaml.Select(r => r.Name));
+        Assert.Equal(fromJson.Select(Shown), fromYaml.Select(Shown));
+        static string Shown(DraftRequest r) => $"{r.Name} {r.Method} {r.Path} {r.Status} {r.Origin} {string.Join(";", r.Headers)}\n{r.Body}";
+    }
+
+    [Fact]
+    public void A_document_the_reader_reports_errors_for_is_refused_naming_the_first()
+    {
+        var e = Assert.Throws<DraftException>(() => OpenApiDraft.Read("""{ "openapi": "3.0.1", "paths": {} }""", "no-info.json"));
+
+        Assert.StartsWith("no-info.json: the OpenAPI reader reports ", e.Message);
+        Assert.Contains("'info'", e.Message);
     }
 
     [Fact]
     public void A_schema_that_contains_itself_gives_a_sample_of_limited_depth()
     {
         const string openApi = """
-            { "openapi": "3.0.1", "paths": { "/nodes": { "post": { "operationId": "addNode",
-                "requestBody": { "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Node" } } } }, "responses": {} } } },
+            { "openapi": "3.0.1", "info": { "title": "Nodes", "version": "1" }, "paths": { "/nodes": { "post": { "operationId": "addNode",
+                "requestBody": { "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Node" } } } }, "responses": { "200": { "description": "added" } } } } },
               "components": { "schemas": { "Node": { "type": "object", "properties": { "name": { "type": "string" }, "child": { "$ref": "#/components/schemas/Node" } } } } } }
             """;
         var body = Assert.Single(OpenApiDraft.Read(openApi, "nodes.json")).Body!;
@@ -215,8 +239,8 @@ public sealed class ScenarioDraftTests : IDisposable
         yield return new object[] { new[] { "--out", "x.json" }, "give --wsdl URL|FILE, --openapi URL|FILE, or both" };
         yield return new object[] { new[] { "--wsdl", "no-such.wsdl" }, "cannot read no-such.wsdl" };
         yield return new object[] { new[] { "--wsdl", Fixture("orders.openapi.json") }, "is not a WSDL document" };
-        yield return new object[] { new[] { "--openapi", Fixture("orders.wsdl") }, "is not a JSON OpenAPI document" };
-        yield return new object[] { new[] { "--openapi", Fixture("map.json") }, "is not an OpenAPI document" };
+        yield return new object[] { new[] { "--openapi", Fixture("orders.wsdl") }, "is not a JSON or YAML OpenAPI document" };
+        yield return new object[] { new[] { "--openapi", Fixture("map.json") }, "is not a JSON or YAML OpenAPI document: Version node not found" };
         yield return new object[] { new[] { "--openapi", "http://127.0.0.1:1/swagger.json" }, "cannot fetch http://127.0.0.1:1/swagger.json" };
         yield return new object[] { new[] { "--wsdl", Fixture("orders.wsdl"), "--map", "no-such-map.json" }, "--map no-such-map.json: cannot read it" };
         yield return new object[] { new[] { "--wsdl", Fixture("orders.wsdl"), "--map", Fixture("orders.wsdl") }, "expected a JSON object of WSDL operation names" };

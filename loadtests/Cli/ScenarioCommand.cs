@@ -23,11 +23,11 @@ public static class ScenarioCommand
     public static Command Define()
     {
         var draft = new Command("draft",
-            "Draft a scenario file from a WSDL and/or an OpenAPI document (JSON): an operation per SOAP and per REST operation, " +
+            "Draft a scenario file from a WSDL and/or an OpenAPI document (JSON or YAML): an operation per SOAP and per REST operation, " +
             "those of the same name (or paired by --map) as one operation asked of both targets, with sample bodies written beside the file.")
         {
             CommandLine.One("--wsdl", "URL|FILE", "The WCF service's WSDL (e.g. http://host/Service.svc?singleWsdl)."),
-            CommandLine.One("--openapi", "URL|FILE", "The Web API's OpenAPI 3.x or Swagger 2.0 document, in JSON."),
+            CommandLine.One("--openapi", "URL|FILE", "The Web API's OpenAPI 3.x or Swagger 2.0 document, in JSON or YAML."),
             CommandLine.One("--map", "FILE", "A JSON object pairing operations whose names differ: {\"WsdlOperation\": \"openapiOperationId\"}."),
             CommandLine.One("--wcf-target", "NAME", "The target the SOAP requests are for. Default: wcf-classic."),
             CommandLine.One("--rest-target", "NAME", "The target the REST requests are for. Default: webapi-selfhost."),

@@ -1,99 +1,108 @@
 using System;
 using System.Collections.Generic;
 using System.Linq;
-using System.Text.Json;
+using System.Net.Http;
 using System.Text.Json.Nodes;
+using Microsoft.OpenApi;
+using Microsoft.OpenApi.Reader;
 
 namespace Comparator.Scenarios.Drafting;
 
 /// <summary>
-/// The operations of an OpenAPI document (3.x, or Swagger 2.0) as drafted requests: one per path and
-/// method, path parameters and required query parameters filled with sample values, a sample JSON body
-/// from the request schema, and the documented success status (the lowest 2xx, else 200).
-/// Read with System.Text.Json: the document is JSON, and only paths, parameters, schemas and $ref are needed.
+/// The operations of an OpenAPI document (3.x, or Swagger 2.0; JSON or YAML) as drafted requests: one per
+/// path and method, path parameters and required query parameters filled with sample values, a sample
+/// JSON body from the request schema, and the documented success status (the lowest 2xx, else 200).
+/// Read with Microsoft.OpenApi (its YAML reader added), which resolves $ref and gives 2.0's host and
+/// basePath as a server and its body parameter as a request body.
 /// </summary>
 public static class OpenApiDraft
 {
-    private static readonly string[] Methods = { "get", "put", "post", "delete", "patch", "head", "options" };
+    private static readonly HttpMethod[] Methods = { HttpMethod.Get, HttpMethod.Put, HttpMethod.Post, HttpMethod.Delete, HttpMethod.Patch, HttpMethod.Head, HttpMethod.Options };
 
     public static IReadOnlyList<DraftRequest> Read(string text, string source)
     {
-        JsonNode? root;
-        try { root = JsonNode.Parse(text, documentOptions: new JsonDocumentOptions { CommentHandling = JsonCommentHandling.Skip, AllowTrailingCommas = true }); }
-        catch (JsonException e) { throw new DraftException($"{source} is not a JSON OpenAPI document: {e.Message.Split('\n')[0].Trim()}"); }
-        if (root is not JsonObject doc || (doc["openapi"] is null && doc["swagger"] is null) || doc["paths"] is not JsonObject paths)
-            throw new DraftException($"{source} is not an OpenAPI document: expected \"openapi\" (or \"swagger\") and \"paths\" at the top");
-
-        var schemas = new JsonSchemaSample(doc);
-        var server = Server(doc, source);
-        var prefix = server?.AbsolutePath
-                     ?? (doc["servers"]?[0]?["url"]?.GetValue<string>() is string relative && relative.StartsWith('/') ? relative : null)
-                     ?? doc["basePath"]?.GetValue<string>() ?? "";
+        var doc = Parse(text, source);
+        var (server, prefix) = Server(doc, source);
         var requests = new List<DraftRequest>();
-        foreach (var (template, item) in paths)
+        foreach (var (template, pathItem) in doc.Paths ?? new OpenApiPaths())
         {
-            if (item is not JsonObject pathItem) continue;
             foreach (var method in Methods)
             {
-                if (pathItem[method] is not JsonObject operation) continue;
-                var parameters = Parameters(pathItem, schemas).Concat(Parameters(operation, schemas)).ToList();
-                var path = prefix.TrimEnd('/') + Fill(template, parameters, schemas);
-                var body = Body(operation, parameters, schemas);
+                if (pathItem.Operations?.GetValueOrDefault(method) is not OpenApiOperation operation) continue;
+                var parameters = (pathItem.Parameters ?? []).Concat(operation.Parameters ?? []).ToList();
+                var path = prefix.TrimEnd('/') + Fill(template, parameters);
+                var body = Body(operation);
                 var headers = new List<KeyValuePair<string, string>> { new("Accept", "application/json") };
                 if (body is not null) headers.Add(new("Content-Type", "application/json"));
-                var name = operation["operationId"]?.GetValue<string>() ?? method + template;
-                requests.Add(new DraftRequest(name, method.ToUpperInvariant(), path, headers, body, "json", SuccessStatus(operation), null)
+                var name = operation.OperationId ?? method.Method.ToLowerInvariant() + template;
+                requests.Add(new DraftRequest(name, method.Method, path, headers, body, "json", SuccessStatus(operation), null)
                     { Origin = server?.GetLeftPart(UriPartial.Authority) });
             }
         }
         return requests;
     }
 
-    /// <summary>The document's first server (3.x; a relative one against the document's URL), or its host and basePath (2.0).</summary>
-    private static Uri? Server(JsonObject doc, string source)
+    /// <summary>The document as Microsoft.OpenApi reads it; a <see cref="DraftException"/> naming the reader's first error when it reports any.</summary>
+    private static OpenApiDocument Parse(string text, string source)
+    {
+        var settings = new OpenApiReaderSettings();
+        settings.AddYamlReader();
+        ReadResult result;
+        try { result = OpenApiDocument.Parse(text, null, settings); }
+        catch (OpenApiException e) { throw new DraftException($"{source} is not a JSON or YAML OpenAPI document: {FirstLine(e.Message)}"); }
+        var errors = result.Diagnostic?.Errors ?? [];
+        if (result.Document is null)
+            throw new DraftException($"{source} is not a JSON or YAML OpenAPI document{(errors.Count == 0 ? "" : ": " + FirstLine(errors[0].ToString()))}");
+        if (errors.Count > 0)
+            throw new DraftException($"{source}: the OpenAPI reader reports {errors.Count} error{(errors.Count == 1 ? "" : "s")}, the first: {FirstLine(errors[0].ToString())}");
+        return result.Document;
+    }
+
+    private static string FirstLine(string message) => message.Split('\n')[0].Trim();
+
+    /// <summary>
+    /// The document's first server (a relative one against the document's URL), and the path before each
+    /// operation's; with no server, the document's URL's origin.
+    /// </summary>
+    private static (Uri? Server, string Prefix) Server(OpenApiDocument doc, string source)
     {
         Uri.TryCreate(source, UriKind.Absolute, out var from);
         if (from is not null && from.Scheme is not ("http" or "https")) from = null;
-        if (doc["servers"]?[0]?["url"]?.GetValue<string>() is string url)
-            return Uri.TryCreate(url, UriKind.Absolute, out var absolute) ? absolute : from is null ? null : new Uri(from, url);
-        if (doc["host"]?.GetValue<string>() is string host)
-            return Uri.TryCreate($"{(doc["schemes"]?[0]?.GetValue<string>() ?? "http")}://{host}{doc["basePath"]?.GetValue<string>()}", UriKind.Absolute, out var v2) ? v2 : null;
-        return from is null ? null : new Uri(from, doc["basePath"]?.GetValue<string>() ?? "/");
+        var url = doc.Servers?.FirstOrDefault()?.Url;
+        var server = url is null ? (from is null ? null : new Uri(from, "/"))
+                     : Uri.TryCreate(url, UriKind.Absolute, out var absolute) && absolute.Scheme is "http" or "https" ? absolute
+                     : from is null ? null : new Uri(from, url);
+        return (server, server?.AbsolutePath ?? (url is not null && url.StartsWith('/') ? url : ""));
     }
 
-    private static IEnumerable<JsonObject> Parameters(JsonObject owner, JsonSchemaSample schemas) =>
-        (owner["parameters"] as JsonArray ?? new JsonArray()).Select(p => schemas.Resolve(p)).OfType<JsonObject>();
-
-    private static string Fill(string template, List<JsonObject> parameters, JsonSchemaSample schemas)
+    private static string Fill(string template, List<IOpenApiParameter> parameters)
     {
         var path = template;
         var query = new List<string>();
         foreach (var p in parameters)
         {
-            var name = p["name"]?.GetValue<string>() ?? "";
-            var value = schemas.Sample(p["schema"] ?? p, 0); // 2.0 gives the type on the parameter itself
+            var name = p.Name ?? "";
+            var value = JsonSchemaSample.Sample(p.Schema, 0);
             var text = value is JsonValue v && v.TryGetValue<string>(out var s) ? s : value?.ToJsonString() ?? "1";
-            switch (p["in"]?.GetValue<string>())
+            switch (p.In)
             {
-                case "path": path = path.Replace("{" + name + "}", Uri.EscapeDataString(text), StringComparison.Ordinal); break;
-                case "query" when p["required"]?.GetValue<bool>() == true: query.Add($"{Uri.EscapeDataString(name)}={Uri.EscapeDataString(text)}"); break;
+                case ParameterLocation.Path: path = path.Replace("{" + name + "}", Uri.EscapeDataString(text), StringComparison.Ordinal); break;
+                case ParameterLocation.Query when p.Required: query.Add($"{Uri.EscapeDataString(name)}={Uri.EscapeDataString(text)}"); break;
             }
         }
         return query.Count == 0 ? path : path + "?" + string.Join('&', query);
     }
 
-    /// <summary>A sample JSON body: from 3.x requestBody's JSON content, or 2.0's body parameter; null when the operation takes none.</summary>
-    private static string? Body(JsonObject operation, List<JsonObject> parameters, JsonSchemaSample schemas)
+    /// <summary>A sample JSON body from the request body's JSON content (else its first); null when the operation takes none.</summary>
+    private static string? Body(OpenApiOperation operation)
     {
-        JsonNode? schema = null;
-        if (schemas.Resolve(operation["requestBody"]) is JsonObject requestBody && requestBody["content"] is JsonObject content)
-            schema = (content.FirstOrDefault(c => c.Key.Contains("json", StringComparison.OrdinalIgnoreCase)).Value ?? content.FirstOrDefault().Value)?["schema"];
-        schema ??= parameters.FirstOrDefault(p => p["in"]?.GetValue<string>() == "body")?["schema"];
-        if (schema is null) return null;
-        return (schemas.Sample(schema, 0) ?? JsonValue.Create("text"))!.ToJsonString(ScenarioDraft.Readable) + "\n";
+        var content = operation.RequestBody?.Content;
+        var media = content?.FirstOrDefault(c => c.Key.Contains("json", StringComparison.OrdinalIgnoreCase)).Value ?? content?.Values.FirstOrDefault();
+        if (media?.Schema is not IOpenApiSchema schema) return null;
+        return (JsonSchemaSample.Sample(schema, 0) ?? JsonValue.Create("text"))!.ToJsonString(ScenarioDraft.Readable) + "\n";
     }
 
-    private static int SuccessStatus(JsonObject operation) =>
-        (operation["responses"] as JsonObject)?.Select(r => int.TryParse(r.Key, out var code) ? code : 0)
-            .Where(code => code is >= 200 and <= 299).DefaultIfEmpty(200).Min() ?? 200;
+    private static int SuccessStatus(OpenApiOperation operation) =>
+        (operation.Responses?.Keys ?? Enumerable.Empty<string>()).Select(r => int.TryParse(r, out var code) ? code : 0)
+            .Where(code => code is >= 200 and <= 299).DefaultIfEmpty(200).Min();
 }
