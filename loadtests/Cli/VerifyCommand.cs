@@ -86,7 +86,7 @@ public static class VerifyCommand
                 endpoints.Add((target.Name, started.BaseUrl!));
             }
             endpoints.AddRange(external);
-            var answers = await TargetCheck.VerifyScenarioAsync(scenario, endpoints);
+            var answers = await ScenarioVerifier.VerifyAsync(scenario, endpoints);
 
             Console.WriteLine($"{"operation",-18} {"target",-16} {"result",-6} {"status",6} {"body B",8}  head / detail");
             foreach (var a in answers)

@@ -104,7 +104,7 @@ public sealed class LaunchSession : IAsyncDisposable
     /// </summary>
     private async Task<IReadOnlyList<ScenarioAnswer>> VerifyScenarioAsync(Scenario scenario, CancellationToken cancellationToken)
     {
-        var answers = await TargetCheck.VerifyScenarioAsync(scenario, _active.Select(t => (t.Plan.Name, t.BaseUrl)).ToList(), cancellationToken);
+        var answers = await ScenarioVerifier.VerifyAsync(scenario, _active.Select(t => (t.Plan.Name, t.BaseUrl)).ToList(), cancellationToken);
         if (_first) _run.Record.AddChecks(TargetCheck.ChecksOf(answers));
         foreach (var target in _active.ToList())
         {

@@ -20,7 +20,7 @@ public sealed record CheckedTarget(string Name, RunningTarget? Running, Uri? Bas
 /// <summary>
 /// The one start-and-verify of run, calibrate, soak and verify: start a target (or take the service
 /// running at its URL) and check every endpoint of the contract; with a scenario, every operation asked
-/// of every target once they are all up, checked by the file's rules. Every command verifies alike.
+/// of every target once they are all up, through <see cref="ScenarioVerifier"/>, checked by the file's rules.
 /// </summary>
 public static class TargetCheck
 {
@@ -54,11 +54,6 @@ public static class TargetCheck
             throw;
         }
     }
-
-    /// <summary>Every operation of the scenario once per target, in file order, each answer checked by the file's rules.</summary>
-    public static Task<IReadOnlyList<ScenarioAnswer>> VerifyScenarioAsync(Scenario scenario, IReadOnlyList<(string Name, Uri BaseUrl)> targets,
-        CancellationToken cancellationToken = default) =>
-        ScenarioVerifier.VerifyAsync(scenario, targets, cancellationToken);
 
     /// <summary>A scenario's answers as a run's verification records them: one check per answer.</summary>
     public static IReadOnlyList<Check> ChecksOf(IEnumerable<ScenarioAnswer> answers) =>

@@ -1,5 +1,3 @@
-using System;
-using System.Linq;
 using System.Xml;
 using System.Xml.Schema;
 
