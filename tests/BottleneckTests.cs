@@ -125,6 +125,18 @@ public sealed class BottleneckTests
     }
 
     [Fact]
+    public void A_pool_that_queues_and_grows_on_saturated_cores_is_machine_bound_not_starved()
+    {
+        // The CI run's bare kestrel: 3 to 8 pool threads, 24 items queued, 1.84 of 2 cores busy.
+        var growing = new RuntimeCounters(3, 3, 8, 8, 24, 40, 58000, 3, 1, 0, 0, 15e6, 0);
+        var saturated = ResultsTests.Window(58000, clientCpu: 0.74, serverCpu: 1.10) with { Counters = growing };
+        Assert.False(CellFlags.IsStarved(saturated, 64, 2));
+        Assert.DoesNotContain(CellFlags.Starved, CellFlags.For(new[] { saturated }, 64, 2));
+        // The same pool on cores half idle is blocked threads: starved.
+        Assert.True(CellFlags.IsStarved(saturated with { ServerCpuSeconds = 0.4, ClientCpuSeconds = 0.3 }, 64, 2));
+    }
+
+    [Fact]
     public void The_rule_reads_the_busy_share_of_the_cores_a_cell_could_use()
     {
         // 1000 req/s over 1 s; server 0.2 + driver 0.1 cores busy.

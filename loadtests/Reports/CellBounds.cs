@@ -16,7 +16,7 @@ public static class CellBounds
         "server (the server's work set the pace), unknown (no server CPU: an external target). In flight: concurrency ÷ req/s (Little's law), " +
         "against the CPU each request cost the server and the driver together. Switches/req: the server's context switches, voluntary and involuntary, " +
         "summed over every thread (/proc/PID/task/*/status), per request: the thread hand-offs a request costs; server threads at the window's end and the CPUs the process was allowed (read back). Pool threads, queue, GCs, time in GC, allocation and lock contentions " +
-        "are the .NET runtime's own counters (EventPipe, one sample a second); starved marks a window whose pool kept work queued while adding threads or while the cores stood idle.";
+        "are the .NET runtime's own counters (EventPipe, one sample a second); starved marks a window whose pool kept work queued while adding threads on cores not saturated, or while the cores stood idle.";
 
     public static TextTable? Build(RunResult run)
     {

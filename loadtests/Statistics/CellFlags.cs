@@ -69,7 +69,7 @@ public static class CellFlags
         new(WaitBound, $"the cores the cell could use were less than {Percent(BottleneckRule.WaitBoundShare)} busy while each request stayed in flight far longer than its CPU cost: " +
                        "a wait set the pace, not the framework's work, so no lead is claimed there",
             "a timer, a delayed ACK, a lock or a blocked pool is the usual wait; time in flight is concurrency ÷ req/s (Little's law), see \"What bounded each cell\""),
-        new(Starved, $"a .NET target's thread pool kept work queued while it added {StarvedInjectedThreads} threads or more in a window, or while the cores stood idle: " +
+        new(Starved, $"a .NET target's thread pool kept work queued while its cores were less than {Percent(MachineBoundShare)} busy and it added {StarvedInjectedThreads} threads or more in a window, or while the cores stood idle: " +
                      "blocked threads set the pace, so no lead is claimed there",
             "req/s and latency measure the pool, not the framework's work: find the blocking calls that hold its threads (see the runtime counters)"),
         new(Contended, $"other processes on the machine used {N(ContendedMinCores)} core or more during a window, or {Percent(ContendedShareOfCores)} of the cores on larger machines: " +
@@ -98,10 +98,15 @@ public static class CellFlags
     /// with a steady pool is saturation, not starvation. (The pool does not always inject: when blocked
     /// threads still finish items now and then, its starvation check sees progress and waits.)
     /// </summary>
+    /// <remarks>
+    /// A queue while the cores it could use were saturated is work waiting for CPU, and the pool's
+    /// hill climbing adds threads there too (a bare kestrel at 64 connections on 2 shared cores: 3 to 8
+    /// threads, 24 items queued, 92% busy): that is a machine-bound cell, not a blocked pool.
+    /// </remarks>
     public static bool IsStarved(Measurement window, int concurrency, int logicalCores) =>
         window.Counters is { } c && c.ThreadPoolQueueLengthMedian >= logicalCores &&
-        (c.ThreadsInjected >= StarvedInjectedThreads ||
-         BottleneckRule.Of(new[] { window }, concurrency, logicalCores, Array.Empty<string>()) is { Kind: CellBottleneck.Wait });
+        BottleneckRule.Of(new[] { window }, concurrency, logicalCores, Array.Empty<string>()) is { BusyShare: < MachineBoundShare } b &&
+        (c.ThreadsInjected >= StarvedInjectedThreads || b.Kind == CellBottleneck.Wait);
 
     /// <param name="logicalCores">the driver's machine's cores</param>
     /// <param name="rate">the asked rate of a fixed-rate cell: its pace is the rate, so it is judged on keeping up, not on its spread or its idle cores</param>
