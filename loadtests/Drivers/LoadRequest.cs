@@ -45,7 +45,7 @@ public sealed record LoadRequest(string Name, string Method, Uri Url, IReadOnlyL
 
     /// <summary>
     /// A scenario operation as one target asks it, checked by the target's rule; <paramref name="reference"/>
-    /// is the same-as target's answer to this operation in this launch's verification (null without same-as).
+    /// is the reference target's answer to this operation in this launch's verification (null without same-as or same-fields).
     /// </summary>
     public static LoadRequest For(Operation operation, string target, Uri baseUrl, byte[]? reference, bool answerChunked)
     {
@@ -53,7 +53,7 @@ public sealed record LoadRequest(string Name, string Method, Uri Url, IReadOnlyL
         var expect = Scenario.ExpectFor(operation, target);
         return new LoadRequest(operation.Name, request.Method, new Uri(baseUrl, request.PathAndQuery), request.Headers, request.Body, null, null, null, answerChunked)
         {
-            AnswerCheck = (status, body) => AnswerRules.Check(expect, status, body, reference),
+            AnswerCheck = AnswerRules.Checker(expect, target, reference),
             AcceptedStatus = expect.Status,
         };
     }

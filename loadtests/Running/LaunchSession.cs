@@ -123,7 +123,7 @@ public sealed class LaunchSession : IAsyncDisposable
 
     /// <summary>
     /// The request a target is asked under load in a cell: the contract's endpoint at the cell's size, or a scenario's
-    /// operation checked by its rule (a same-as rule compares each answer with the reference target's answer in this
+    /// operation checked by its rule (same-as and same-fields compare each answer with the reference target's answer in this
     /// launch's verification).
     /// </summary>
     public LoadRequest RequestFor(PlannedCell cell, ActiveTarget target)
@@ -131,7 +131,7 @@ public sealed class LaunchSession : IAsyncDisposable
         if (cell.Operation is not Operation operation)
             return LoadRequest.For(cell.Contract!, target.BaseUrl, cell.Payload.Bytes, _run.Options.JsonItems);
         ScenarioAnswer? Answer(string name) => Answers!.FirstOrDefault(a => a.Operation == operation.Label && a.Target == name);
-        var reference = Scenario.ExpectFor(operation, target.Plan.Name).Body is BodyRule.SameAs same ? Answer(same.Target)?.Body : null;
+        var reference = Scenario.ExpectFor(operation, target.Plan.Name).Body?.Reference is string other ? Answer(other)?.Body : null;
         return LoadRequest.For(operation, target.Plan.Name, target.BaseUrl, reference, Answer(target.Plan.Name)?.Chunked == true);
     }
 

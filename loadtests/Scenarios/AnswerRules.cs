@@ -11,12 +11,25 @@ namespace Comparator.Scenarios;
 /// </summary>
 public static class AnswerRules
 {
-    /// <param name="reference">the same-as target's answer body to the same operation, when the rule is same-as</param>
-    public static string? Check(Expectation expect, int status, byte[] body, byte[]? reference = null)
+    /// <summary>
+    /// The check of every answer of <paramref name="target"/> under load: <see cref="Check"/>, with a
+    /// same-fields reference read once rather than per answer.
+    /// </summary>
+    public static Func<int, byte[], string?> Checker(Expectation expect, string target, byte[]? reference)
     {
-        var statusOk = expect.Status.Count == 0 ? status is >= 200 and <= 299 : expect.Status.Contains(status);
-        if (!statusOk)
-            return $"status {status}, expected {(expect.Status.Count == 0 ? "2xx" : string.Join(" or ", expect.Status))}";
+        if (expect.Body is BodyRule.SameFields fields && reference is not null)
+        {
+            var values = FieldValues.Read(fields, fields.Target, reference);
+            return (status, body) => StatusProblem(expect, status) ?? FieldValues.Compare(fields, target, body, values);
+        }
+        return (status, body) => Check(expect, status, body, reference, target);
+    }
+
+    /// <param name="reference">the reference target's answer body to the same operation, when the rule is same-as or same-fields</param>
+    /// <param name="target">the target that gave the answer (same-fields may name its paths by target)</param>
+    public static string? Check(Expectation expect, int status, byte[] body, byte[]? reference = null, string? target = null)
+    {
+        if (StatusProblem(expect, status) is string wrong) return wrong;
         return expect.Body switch
         {
             null => null,
@@ -33,11 +46,17 @@ public static class AnswerRules
                 : $"body differs from {s.Target}'s: " + (Normalize(reference) is string a && Normalize(body) is string b
                     ? FirstDifference(Encoding.UTF8.GetBytes(a), Encoding.UTF8.GetBytes(b))
                     : FirstDifference(reference, body)),
+            BodyRule.SameFields f when reference is null => $"no answer of {f.Target} to compare with",
+            BodyRule.SameFields f => FieldValues.Compare(f, target ?? f.Target, body, FieldValues.Read(f, f.Target, reference)),
             BodyRule.Contains c => Text(body).Contains(c.Text, StringComparison.Ordinal) ? null : $"body does not contain \"{c.Text}\": {Head(body)}",
             BodyRule.Matches m => m.Pattern.IsMatch(Text(body)) ? null : $"body does not match /{m.Pattern}/: {Head(body)}",
             _ => null,
         };
     }
+
+    private static string? StatusProblem(Expectation expect, int status) =>
+        (expect.Status.Count == 0 ? status is >= 200 and <= 299 : expect.Status.Contains(status)) ? null
+        : $"status {status}, expected {(expect.Status.Count == 0 ? "2xx" : string.Join(" or ", expect.Status))}";
 
     /// <summary>True or false when both parse as JSON, null when either does not.</summary>
     public static bool? JsonEqual(byte[] a, byte[] b)

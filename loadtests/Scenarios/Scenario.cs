@@ -47,6 +47,9 @@ public abstract record BodyRule
 {
     public abstract string Describe();
 
+    /// <summary>The target whose answer to the same operation this rule compares with, or null.</summary>
+    public virtual string? Reference => null;
+
     /// <summary>The same bytes.</summary>
     public sealed record Exact(byte[] Bytes) : BodyRule
     {
@@ -63,6 +66,18 @@ public abstract record BodyRule
     public sealed record SameAs(string Target) : BodyRule
     {
         public override string Describe() => $"same as {Target}'s answer";
+        public override string? Reference => Target;
+    }
+
+    /// <summary>
+    /// Named values equal to the same values in the named target's answer, each found by XPath in an
+    /// XML (SOAP) answer and by JSONPath in a JSON one: the old service's data against its successor's,
+    /// whatever the format. See <see cref="FieldValues"/>.
+    /// </summary>
+    public sealed record SameFields(string Target, IReadOnlyList<FieldPath> Fields, IReadOnlyDictionary<string, string> Namespaces) : BodyRule
+    {
+        public override string Describe() => $"fields {string.Join(", ", Fields.Select(f => f.Name))} same as {Target}'s";
+        public override string? Reference => Target;
     }
 
     public sealed record Contains(string Text) : BodyRule
@@ -74,6 +89,19 @@ public abstract record BodyRule
     {
         public override string Describe() => $"matches /{Pattern}/";
     }
+}
+
+/// <summary>
+/// One value compared by same-fields: its name, and where to find it: a path by target name, else by
+/// the answer's kind ("xml": XPath, "json": JSONPath).
+/// </summary>
+public sealed record FieldPath(string Name, IReadOnlyDictionary<string, string> ByTarget, string? Xml, string? Json)
+{
+    /// <summary>The path for a target's answer, and whether it is JSONPath; null when the field has none for it.</summary>
+    public (string Path, bool IsJson)? For(string target, bool answerIsXml) =>
+        ByTarget.TryGetValue(target, out var own) ? (own, own.StartsWith('$'))
+        : answerIsXml ? Xml is null ? null : (Xml, false)
+        : Json is null ? null : (Json, true);
 }
 
 /// <summary>A scenario file that cannot be used: one line naming the file, the line where known, the field and what was expected.</summary>

@@ -81,8 +81,8 @@ public static class ScenarioParser
                     throw new ScenarioException($"scenario {scenario.File}: operation '{op.Name}' has no request for target '{target}': " +
                                                 "add \"request\" (for every target) or an entry under \"targets\"");
             foreach (var target in targets)
-                if (Scenario.ExpectFor(op, target).Body is BodyRule.SameAs same && !targets.Contains(same.Target))
-                    throw new ScenarioException($"scenario {scenario.File}: operation '{op.Name}': same-as names '{same.Target}', which is not a target of this run ({string.Join(", ", targets)})");
+                if (Scenario.ExpectFor(op, target).Body is { Reference: string other } rule && !targets.Contains(other))
+                    throw new ScenarioException($"scenario {scenario.File}: operation '{op.Name}': {(rule is BodyRule.SameAs ? "same-as" : "same-fields")} names '{other}', which is not a target of this run ({string.Join(", ", targets)})");
         }
     }
 
@@ -161,17 +161,18 @@ public static class ScenarioParser
         if (b.Exact is not null) given.Add(new BodyRule.Exact(Encoding.UTF8.GetBytes(b.Exact)));
         if (b.JsonEqual is JsonElement j) given.Add(new BodyRule.JsonEqual(j.GetRawText()));
         if (b.SameAs is not null) given.Add(new BodyRule.SameAs(b.SameAs));
+        if (b.SameFields is JsonElement f) given.Add(SameFieldsParser.Parse(f, file, at + ".same-fields"));
         if (b.Contains is not null) given.Add(new BodyRule.Contains(b.Contains));
         if (b.Regex is not null)
         {
             try { given.Add(new BodyRule.Matches(new Regex(b.Regex, RegexOptions.CultureInvariant, TimeSpan.FromSeconds(1)))); }
             catch (ArgumentException e) { throw Error(file, at + ".regex", "expected a .NET regular expression: " + e.Message); }
         }
-        if (given.Count != 1) throw Error(file, at, "expected exactly one of exact, json-equal, same-as, contains, regex");
+        if (given.Count != 1) throw Error(file, at, "expected exactly one of exact, json-equal, same-as, same-fields, contains, regex");
         return given[0];
     }
 
-    private static ScenarioException Error(string file, string at, string what) => new($"scenario {file}: {at}: {what}");
+    internal static ScenarioException Error(string file, string at, string what) => new($"scenario {file}: {at}: {what}");
 
     private static string Line(JsonException e) => e.LineNumber is long l ? $" line {l + 1}" : "";
 
@@ -181,7 +182,7 @@ public static class ScenarioParser
     private static string Explain(JsonException e)
     {
         var m = Regex.Match(e.Message, "The JSON property '([^']*)' could not be mapped");
-        if (m.Success) return $"unknown field '{m.Groups[1].Value}' (fields: operations; name, request, targets, expect, sizes; method, path, headers, body, expect; status, body: exact, json-equal, same-as, contains, regex)";
+        if (m.Success) return $"unknown field '{m.Groups[1].Value}' (fields: operations; name, request, targets, expect, sizes; method, path, headers, body, expect; status, body: exact, json-equal, same-as, same-fields, contains, regex)";
         if (e.Message.Contains("could not be converted", StringComparison.Ordinal)) return "a value of the wrong kind here (text, number, list or object)";
         var first = e.Message.Split(new[] { " Path:", " LineNumber:" }, StringSplitOptions.None)[0];
         return first.TrimEnd('.');
@@ -221,6 +222,7 @@ public static class ScenarioParser
         public string? Exact { get; set; }
         [JsonPropertyName("json-equal")] public JsonElement? JsonEqual { get; set; }
         [JsonPropertyName("same-as")] public string? SameAs { get; set; }
+        [JsonPropertyName("same-fields")] public JsonElement? SameFields { get; set; }
         public string? Contains { get; set; }
         public string? Regex { get; set; }
     }

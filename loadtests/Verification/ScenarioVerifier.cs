@@ -16,7 +16,7 @@ public sealed record ScenarioAnswer(string Operation, string Target, string Meth
 
 /// <summary>
 /// verify --scenario: every operation once per target, in file order, then every rule checked
-/// (same-as needs the other target's answer, so rules are checked after all answers are in). Each
+/// (same-as and same-fields need the other target's answer, so rules are checked after all answers are in). Each
 /// request is the socket driver's bytes for the operation, sent on a connection of its own, and each
 /// answer is read by <see cref="ResponseReader"/>, as the socket driver reads it under load: an answer
 /// framed wrongly fails here as it fails there.
@@ -54,11 +54,11 @@ public static class ScenarioVerifier
             if (a.Problem is not null) return a;
             var op = scenario.Operations.First(o => o.Label == a.Operation);
             var expect = Scenario.ExpectFor(op, a.Target);
-            var reference = expect.Body is BodyRule.SameAs same
-                ? same.Target == a.Target ? a.Body // the reference answers as itself
-                  : raw.FirstOrDefault(r => r.Operation == a.Operation && r.Target == same.Target && r.Status is not null)?.Body
+            var reference = expect.Body?.Reference is string other
+                ? other == a.Target ? a.Body // the reference answers as itself
+                  : raw.FirstOrDefault(r => r.Operation == a.Operation && r.Target == other && r.Status is not null)?.Body
                 : null;
-            return a with { Problem = AnswerRules.Check(expect, a.Status!.Value, a.Body, reference) };
+            return a with { Problem = AnswerRules.Check(expect, a.Status!.Value, a.Body, reference, a.Target) };
         }).ToList();
     }
 }
