@@ -104,6 +104,7 @@ public sealed class RunJournalTests : IDisposable
         ["ServerHeader"] = "serverHeader", ["FirstWarmup"] = "firstWarmupSeconds", ["Launches"] = "launches",
         ["Rule"] = "confidence, minEffectPercent, equivalencePercent, sequential", ["TcpNoDelay"] = "tcpNoDelay", ["Scenario"] = "scenario",
         ["Rates"] = "rates", ["Budget"] = "sequential.budgetSeconds", ["ServerCores"] = "cores",
+        ["Insecure"] = "not recorded in the spec: each https target's tls says whether its certificate validated",
     };
 
     [Fact]

@@ -6,8 +6,8 @@ public static class ExternalTarget
     public static (string Name, Uri BaseUrl) Parse(string spec)
     {
         var eq = spec.IndexOf('=');
-        if (eq <= 0 || !Uri.TryCreate(spec[(eq + 1)..], UriKind.Absolute, out var url) || url.Scheme != Uri.UriSchemeHttp)
-            throw new UsageException($"--target needs NAME=http://HOST:PORT, not '{spec}'");
+        if (eq <= 0 || !Uri.TryCreate(spec[(eq + 1)..], UriKind.Absolute, out var url) || url.Scheme is not ("http" or "https"))
+            throw new UsageException($"--target needs NAME=http://HOST:PORT or NAME=https://HOST:PORT, not '{spec}'");
         return (spec[..eq], url);
     }
 }

@@ -36,8 +36,9 @@ public static class RunCommand
         {
             CommandLine.Many("--targets", "all|NAME", "Targets the comparator starts, by name (see `comparator targets`); all: every target that runs here. " +
                 "Default: the WCF/Web API pair, or every target that runs here when no pair can."),
-            CommandLine.Many("--target", "NAME=URL", "A service already running at http://HOST:PORT, measured as it is, next to the --targets ones. " +
+            CommandLine.Many("--target", "NAME=URL", "A service already running at http://HOST:PORT or https://HOST:PORT, measured as it is, next to the --targets ones. " +
                 "Alone, only these are measured. On loopback, the process listening on its port is found and its CPU read like a started target's."),
+            CommandLine.Flag("--insecure", "Accept an https --target's certificate that does not validate (self-signed); without it such a target is refused."),
             CommandLine.Many("--target-pid", "NAME=PID", "The process of a --target service, for its CPU and memory figures (when it is not found by its port)."),
             CommandLine.Many("--endpoints", "NAME", "Endpoints to measure: time, json, echo-post, echo-put. Default: all four."),
             CommandLine.One("--scenario", "FILE", "A scenario file (scenarios/*.json): its operations, asked of each target in its own way and checked by the file's rules, are the cells instead of the contract's endpoints."),
@@ -87,6 +88,8 @@ public static class RunCommand
         var options = RunOptionsParser.Parse(new ArgumentReader(parse), layout);
         // Read the baseline before any load: an unreadable or foreign file must not cost a run.
         var compareTo = options.CompareTo is string basePath ? DiffCommand.Load(basePath) : null;
+        // An https target's certificate too: one that does not validate is refused before any target starts.
+        options = await TargetCheck.WithTlsAsync(options);
         IRunProgress progress = new LineProgress();
 
         using var stop = new StopSignals("run", "stopping; what was measured will be written, marked partial");

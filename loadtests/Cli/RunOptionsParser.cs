@@ -92,7 +92,8 @@ public static class RunOptionsParser
             baseline, a.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results"), timeout,
             drivers, CpuPin.Parse(a.Value("--pin")),
             Optional(a, "--compare-to"), Percent("run", "--threshold", Optional(a, "--threshold") ?? "5%", 0, 100, example: "5%"), a.OnOff("--server-header"), firstWarmup, launches, rule,
-            a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget, ServerCores(a.Value("--server-cores"), a.Value("--pin"), targets));
+            a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget, ServerCores(a.Value("--server-cores"), a.Value("--pin"), targets),
+            Insecure: a.Defines("--insecure") && a.Flag("--insecure"));
         return design is null ? options : WithHorizonOfTheBudget(options, design);
     }
 

@@ -20,7 +20,8 @@ public static class VerifyCommand
             "Exit 0 when all pass, 1 otherwise.")
         {
             CommandLine.Many("--targets", "all|NAME", "Targets to start and verify, by name. Default: all that run here (none when only --target is given)."),
-            CommandLine.Many("--target", "NAME=URL", "A service already running at http://HOST:PORT, verified as it is, after the --targets ones."),
+            CommandLine.Many("--target", "NAME=URL", "A service already running at http://HOST:PORT or https://HOST:PORT, verified as it is, after the --targets ones."),
+            CommandLine.Flag("--insecure", "Accept an https --target's certificate that does not validate (self-signed); without it such a target is refused."),
             CommandLine.One("--scenario", "FILE", "A scenario file (scenarios/*.json): ask every operation once of every target and check its answer by the file's rules, instead of the contract's endpoints."),
         };
         verify.SetAction(parse => RunAsync(new ArgumentReader(parse)));
@@ -33,6 +34,8 @@ public static class VerifyCommand
         var checks = new List<Check>();
         var failures = new List<string>();
         var external = options.Values("--target").Select(ExternalTarget.Parse).ToList();
+        var insecure = options.Flag("--insecure");
+        var tls = await TargetCheck.TlsOfAsync(external, insecure);
 
         if (options.Value("--targets") is not null || external.Count == 0)
         {
@@ -50,9 +53,10 @@ public static class VerifyCommand
             }
         }
         foreach (var (name, url) in external)
-            checks.AddRange((await TargetCheck.StartAndVerifyAsync(null, name, null, url, ServiceSwitches.Default)).Checks);
+            checks.AddRange((await TargetCheck.StartAndVerifyAsync(null, name, null, url, ServiceSwitches.Default, insecure: insecure)).Checks);
 
         Print(checks);
+        foreach (var (name, description) in tls) Console.WriteLine($"tls: {name}: {description}");
         foreach (var f in failures) Console.WriteLine("note: " + f);
         var passed = checks.Count > 0 && checks.All(c => c.Passed) && failures.All(f => f.Contains("not verified"));
         Console.WriteLine(passed ? $"verify: all {checks.Count} checks passed" : $"verify: {checks.Count(c => !c.Passed)} of {checks.Count} checks failed");
@@ -65,6 +69,7 @@ public static class VerifyCommand
         var layout = BuildLayout.Discover();
         var scenario = ScenarioParser.Load(file, layout.PayloadDirectory);
         var external = options.Values("--target").Select(ExternalTarget.Parse).ToList();
+        var insecure = options.Flag("--insecure");
         var targets = new List<TargetDefinition>();
         if (options.Value("--targets") is not null || external.Count == 0)
         {
@@ -72,6 +77,7 @@ public static class VerifyCommand
             if (error.Length > 0) throw new UsageException("verify: " + error);
         }
         ScenarioParser.CheckTargets(scenario, targets.Select(t => t.Name).Concat(external.Select(x => x.Name)).ToList());
+        var tls = await TargetCheck.TlsOfAsync(external, insecure);
 
         var launcher = new TargetLauncher(layout);
         var running = new List<CheckedTarget>();
@@ -86,12 +92,13 @@ public static class VerifyCommand
                 endpoints.Add((target.Name, started.BaseUrl!));
             }
             endpoints.AddRange(external);
-            var answers = await ScenarioVerifier.VerifyAsync(scenario, endpoints);
+            var answers = await ScenarioVerifier.VerifyAsync(scenario, endpoints, insecure: insecure);
 
             Console.WriteLine($"{"operation",-18} {"target",-16} {"result",-6} {"status",6} {"body B",8}  head / detail");
             foreach (var a in answers)
                 Console.WriteLine($"{a.Operation,-18} {a.Target,-16} {(a.Problem is null ? "pass" : "FAIL"),-6} {a.Status?.ToString() ?? "-",6} {a.BodyBytes,8}  {a.Method} {a.Url}: {a.Head}" +
                                   (a.Problem is null ? "" : Environment.NewLine + new string(' ', 58) + a.Problem));
+            foreach (var (name, description) in tls) Console.WriteLine($"tls: {name}: {description}");
             var failed = answers.Where(a => a.Problem is not null).ToList();
             Console.WriteLine(failed.Count == 0
                 ? $"verify: all {answers.Count} answers of {scenario.Operations.Select(o => o.Name).Distinct().Count()} operation(s) passed"

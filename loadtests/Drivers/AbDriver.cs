@@ -30,7 +30,8 @@ public sealed class AbDriver : ILoadDriver
         "ApacheBench (Debian apache2-utils) as a child process; an HTTP/1.0 client that checks status and response length, not content";
 
     public string? CannotMeasure(LoadRequest request, bool keepAlive) =>
-        request.AnswerChunked ? "ab speaks HTTP/1.0, so a streamed answer cannot come back chunked as the target sends it"
+        request.Tls ? ToolSession.NotOverTls(DriverName)
+        : request.AnswerChunked ? "ab speaks HTTP/1.0, so a streamed answer cannot come back chunked as the target sends it"
         : request.Method is not ("GET" or "HEAD" or "POST" or "PUT") ? $"ab sends GET, HEAD (-i), POST (-p) and PUT (-u) only, not {request.Method}"
         : request.AcceptsNon2xx ? $"ab counts every non-2xx answer as a failure, and this operation expects {string.Join(" or ", request.AcceptedStatus)}"
         : null;

@@ -5,7 +5,8 @@ namespace Comparator.Drivers;
 
 /// <summary>
 /// The in-process driver: HttpClient on SocketsHttpHandler, one connection per worker at most,
-/// every connection's stream wrapped in a <see cref="Measuring.CountingStream"/>. It stands in for
+/// every connection's stream wrapped in a <see cref="Measuring.CountingStream"/> (under the handler's TLS
+/// for an https target, so the TLS records are what it counts). It stands in for
 /// NBomber, which is not in this machine's NuGet source; it is named "httpclient" in every output
 /// so no figure is mistaken for NBomber's.
 /// </summary>
@@ -32,6 +33,17 @@ public sealed class HttpClientDriver : ILoadDriver
             AllowAutoRedirect = false,
             AutomaticDecompression = System.Net.DecompressionMethods.None,
             PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
+            // https: the handler's SslStream sits over the stream ConnectCallback gives, so bytes stay counted below TLS;
+            // the validation runs once per handshake, where the handshakes are counted.
+            SslOptions = new System.Net.Security.SslClientAuthenticationOptions
+            {
+                RemoteCertificateValidationCallback = (sender, certificate, chain, errors) =>
+                {
+                    var accepted = Wire.TlsClient.Validation(request.Insecure)(sender, certificate, chain, errors);
+                    if (accepted) counters.AddHandshake();
+                    return accepted;
+                },
+            },
             ConnectCallback = async (context, cancellationToken) =>
             {
                 var socket = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };

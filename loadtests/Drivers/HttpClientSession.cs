@@ -34,6 +34,7 @@ internal sealed class HttpClientSession : IDriverSession
         var received = _counters.Received;
         var sent = _counters.Sent;
         var connections = _counters.Connections;
+        var handshakes = _counters.Handshakes;
         // The driver runs in this process, so its cost is this process's CPU over the window.
         var cpuBefore = Process.GetCurrentProcess().TotalProcessorTime;
         var start = Stopwatch.GetTimestamp();
@@ -45,7 +46,7 @@ internal sealed class HttpClientSession : IDriverSession
         var elapsed = Stopwatch.GetElapsedTime(start).TotalSeconds;
         var cpu = (Process.GetCurrentProcess().TotalProcessorTime - cpuBefore).TotalSeconds;
 
-        return WorkerTally.Window(tallies, _counters, (received, sent, connections), elapsed, cpu);
+        return WorkerTally.Window(tallies, _counters, (received, sent, connections, handshakes), elapsed, cpu, tls: _request.Tls);
     }
 
     private async Task<WorkerTally> WorkerAsync(long deadline, CancellationToken cancellationToken)

@@ -69,4 +69,7 @@ public sealed record DriverWindow(
 
     /// <summary>Fixed-rate windows: requests due in the window that were never sent before it ended.</summary>
     public long? DroppedRequests { get; init; }
+
+    /// <summary>TLS handshakes in the window, one per connection opened to an https target; null over plain HTTP and for drivers that do not count connections.</summary>
+    public long? TlsHandshakes { get; init; }
 }

@@ -21,6 +21,12 @@ public sealed record LoadRequest(string Name, string Method, Uri Url, IReadOnlyL
     /// </summary>
     public Func<int, byte[], string?>? AnswerCheck { get; init; }
 
+    /// <summary>An https target's certificate is accepted though it does not validate (--insecure).</summary>
+    public bool Insecure { get; init; }
+
+    /// <summary>Whether the target is asked over TLS (an https:// URL).</summary>
+    public bool Tls => Wire.TlsClient.IsHttps(Url);
+
     /// <summary>The statuses a correct answer may have; empty for any 2xx.</summary>
     public IReadOnlyList<int> AcceptedStatus { get; init; } = Array.Empty<int>();
 

@@ -1,7 +1,9 @@
 using System.IO;
 using System.IO.Pipelines;
 using System.Net;
+using System.Net.Security;
 using System.Net.Sockets;
+using System.Security.Authentication;
 using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Measuring;
@@ -14,6 +16,8 @@ namespace Comparator.Drivers;
 /// never began to answer on a reused connection. No cancellation token rides on each send and receive
 /// (registering one per operation costs more CPU than the exchange's own parsing): the session's
 /// watchdog aborts a connection whose exchange outlived the timeout, or every one when the run stops.
+/// An https target's connection is an SslStream over the counted stream (one handshake per connection);
+/// a plain one sends on the socket itself, as fast as before TLS was known here.
 /// </summary>
 internal sealed class SocketConnection : IDisposable
 {
@@ -21,7 +25,10 @@ internal sealed class SocketConnection : IDisposable
     private readonly ByteCounters _counters;
     private readonly AnswerMatcher _matcher;
     private readonly string _method;
+    private readonly Uri _url;
+    private readonly bool _insecure;
     private Socket? _socket;
+    private SslStream? _tls; // https only: what requests are written to
     private PipeReader? _reader;
     private long _exchanges;
     private long _inFlightSince; // Stopwatch timestamp of the exchange under way, 0 when idle
@@ -33,6 +40,8 @@ internal sealed class SocketConnection : IDisposable
         _counters = counters;
         _matcher = new AnswerMatcher(request);
         _method = request.Method;
+        _url = request.Url;
+        _insecure = request.Insecure;
     }
 
     /// <summary>Aborts the exchange under way when it started more than <paramref name="limit"/> Stopwatch ticks before <paramref name="now"/>.</summary>
@@ -61,8 +70,12 @@ internal sealed class SocketConnection : IDisposable
             {
                 var reused = _socket is not null && _exchanges > 0;
                 if (_socket is null) await ConnectAsync(cancellationToken);
-                await _socket!.SendAsync(request, SocketFlags.None, cancellationToken);
-                _counters.AddSent(request.Length);
+                if (_tls is not null) await _tls.WriteAsync(request, cancellationToken); // counted below the SslStream, as TLS records
+                else
+                {
+                    await _socket!.SendAsync(request, SocketFlags.None, cancellationToken);
+                    _counters.AddSent(request.Length);
+                }
                 var head = await ResponseReader.ReadHeadAsync(_reader!, _method, cancellationToken);
                 if (head is not ResponseHead h)
                 {
@@ -79,7 +92,7 @@ internal sealed class SocketConnection : IDisposable
                 return new SocketSession.Outcome(problem, non2xx, _matcher.Length, null);
             }
         }
-        catch (Exception e) when (e is SocketException or IOException or InvalidDataException or ObjectDisposedException or OperationCanceledException)
+        catch (Exception e) when (e is SocketException or IOException or InvalidDataException or ObjectDisposedException or OperationCanceledException or AuthenticationException)
         {
             Close(); // the connection is mid-answer: unusable
             if (!_aborted) return new SocketSession.Outcome(null, false, 0, e.Message);
@@ -109,17 +122,32 @@ internal sealed class SocketConnection : IDisposable
         _counters.AddConnection();
         _socket = socket;
         _exchanges = 0;
-        // Plain TCP (targets are http:// URLs): an https target would be read through an SslStream over
-        // the CountingStream here (so the bytes counted stay the wire's), by the same ResponseReader.
-        _reader = PipeReader.Create(new CountingStream(new NetworkStream(socket, ownsSocket: true), _counters),
-            new StreamPipeReaderOptions(bufferSize: 16 * 1024, minimumReadSize: 4 * 1024));
+        Stream stream = new CountingStream(new NetworkStream(socket, ownsSocket: true), _counters);
+        if (Wire.TlsClient.IsHttps(_url))
+        {
+            // The SslStream over the CountingStream: the bytes counted stay the wire's, TLS records and handshake included.
+            try
+            {
+                stream = _tls = await Wire.TlsClient.AuthenticateAsync(stream, _url, _insecure, cancellationToken);
+            }
+            catch
+            {
+                socket.Dispose();
+                _socket = null;
+                throw;
+            }
+            _counters.AddHandshake();
+        }
+        _reader = PipeReader.Create(stream, new StreamPipeReaderOptions(bufferSize: 16 * 1024, minimumReadSize: 4 * 1024));
     }
 
     private void Close()
     {
         try { _reader?.Complete(); } catch (InvalidOperationException) { }
         _socket?.Dispose();
+        _tls?.Dispose();
         _reader = null;
+        _tls = null;
         _socket = null;
     }
 

@@ -17,6 +17,7 @@ internal sealed class SocketSession : IDriverSession
 
     private readonly byte[] _bytes;
     private readonly bool _keepAlive;
+    private readonly bool _tls;
     private readonly ByteCounters _counters = new();
     private readonly SocketConnection[] _connections;
 
@@ -24,6 +25,7 @@ internal sealed class SocketSession : IDriverSession
     {
         _bytes = bytes;
         _keepAlive = keepAlive;
+        _tls = request.Tls;
         var endpoint = new DnsEndPoint(request.Url.Host, request.Url.Port);
         _connections = Enumerable.Range(0, concurrency).Select(_ => new SocketConnection(endpoint, _counters, request)).ToArray();
         var limit = (long)(timeout.TotalSeconds * Stopwatch.Frequency);
@@ -59,6 +61,7 @@ internal sealed class SocketSession : IDriverSession
         var received = _counters.Received;
         var sent = _counters.Sent;
         var opened = _counters.Connections;
+        var handshakes = _counters.Handshakes;
         var cpuBefore = Process.GetCurrentProcess().TotalProcessorTime;
         var start = Stopwatch.GetTimestamp();
         var deadline = start + (long)(duration.TotalSeconds * Stopwatch.Frequency);
@@ -68,7 +71,7 @@ internal sealed class SocketSession : IDriverSession
         var elapsed = Stopwatch.GetElapsedTime(start).TotalSeconds;
         var cpu = (Process.GetCurrentProcess().TotalProcessorTime - cpuBefore).TotalSeconds;
 
-        return WorkerTally.Window(tallies, _counters, (received, sent, opened), elapsed, cpu, atRate: rate is not null);
+        return WorkerTally.Window(tallies, _counters, (received, sent, opened, handshakes), elapsed, cpu, atRate: rate is not null, tls: _tls);
     }
 
     private async Task<WorkerTally> RateWorkerAsync(SocketConnection connection, int index, double rate, long start, long deadline, CancellationToken cancellationToken)

@@ -50,5 +50,10 @@ internal abstract class ToolSession : IDriverSession
 
     protected static string I(int value) => value.ToString(CultureInfo.InvariantCulture);
 
+    /// <summary>Why neither tool measures an https target, after its name: both speak TLS through OpenSSL, but not as the in-process drivers count it.</summary>
+    public static string NotOverTls(string tool) =>
+        $"{tool} counts the bytes it reads after TLS has decrypted them, not the TLS records on the wire, and never checks the certificate: " +
+        "an https target's byte figures would not be the wire's (the socket and httpclient drivers measure https)";
+
     public void Dispose() => _scratch.Delete(recursive: true);
 }

@@ -32,9 +32,12 @@ internal sealed class WorkerTally
     /// <summary>A worker whose every failure so far is a refused connection hits a dead target: it waits a little rather than spin a core.</summary>
     public bool OnlyErrors => Errors > 0 && Errors == Failed;
 
-    /// <summary>The window: every worker's tally, the socket counters' change since <paramref name="before"/>, the elapsed time and this process's CPU.</summary>
-    public static DriverWindow Window(IReadOnlyList<WorkerTally> tallies, ByteCounters counters, (long Received, long Sent, long Connections) before,
-        double elapsedSeconds, double clientCpuSeconds, bool atRate = false)
+    /// <summary>
+    /// The window: every worker's tally, the socket counters' change since <paramref name="before"/>, the elapsed time and this
+    /// process's CPU; over TLS (<paramref name="tls"/>) its handshakes too.
+    /// </summary>
+    public static DriverWindow Window(IReadOnlyList<WorkerTally> tallies, ByteCounters counters, (long Received, long Sent, long Connections, long Handshakes) before,
+        double elapsedSeconds, double clientCpuSeconds, bool atRate = false, bool tls = false)
     {
         var latency = new LatencyRecorder();
         foreach (var t in tallies) latency.Add(t.Latency);
@@ -56,6 +59,7 @@ internal sealed class WorkerTally
         {
             LateRequests = atRate ? tallies.Sum(t => t.Late) : null,
             DroppedRequests = atRate ? tallies.Sum(t => t.Dropped) : null,
+            TlsHandshakes = tls ? counters.Handshakes - before.Handshakes : null,
         };
     }
 }

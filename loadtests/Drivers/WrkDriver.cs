@@ -32,7 +32,8 @@ public sealed class WrkDriver : ILoadDriver
         $"wrk (Debian) as a child process, {Threads} thread, HTTP/1.1, method and body from a Lua script; counts received bytes only and does not check bodies";
 
     public string? CannotMeasure(LoadRequest request, bool keepAlive) =>
-        request.Method == "HEAD" ? "wrk waits for the body a HEAD answer announces but never sends (its parser is not told the method), so it counts no request"
+        request.Tls ? ToolSession.NotOverTls(DriverName)
+        : request.Method == "HEAD" ? "wrk waits for the body a HEAD answer announces but never sends (its parser is not told the method), so it counts no request"
         : request.AcceptsNon2xx ? $"wrk counts every non-2xx answer as a failure, and this operation expects {string.Join(" or ", request.AcceptedStatus)}"
         : null;
 

@@ -10,6 +10,7 @@ public sealed class ByteCounters
     private long _received;
     private long _sent;
     private long _connections;
+    private long _handshakes;
 
     public long Received => Interlocked.Read(ref _received);
     public long Sent => Interlocked.Read(ref _sent);
@@ -17,7 +18,11 @@ public sealed class ByteCounters
     /// <summary>Connections opened: more than the concurrency means the server (or keep-alive off) closed some.</summary>
     public long Connections => Interlocked.Read(ref _connections);
 
+    /// <summary>TLS handshakes completed: one per connection opened to an https target.</summary>
+    public long Handshakes => Interlocked.Read(ref _handshakes);
+
     internal void AddConnection() => Interlocked.Increment(ref _connections);
+    internal void AddHandshake() => Interlocked.Increment(ref _handshakes);
 
     internal void AddReceived(int n) => Interlocked.Add(ref _received, n);
     internal void AddSent(int n) => Interlocked.Add(ref _sent, n);
@@ -25,7 +30,8 @@ public sealed class ByteCounters
 
 /// <summary>
 /// Wraps a connection's stream and counts every byte that crosses it, both ways: request and
-/// response heads, bodies and chunk framing, exactly as they were on the socket.
+/// response heads, bodies and chunk framing, exactly as they were on the socket. Under TLS it sits
+/// below the SslStream, so what it counts are the TLS records, handshakes included.
 /// </summary>
 public sealed class CountingStream : Stream
 {

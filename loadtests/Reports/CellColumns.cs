@@ -42,6 +42,7 @@ public static class CellColumns
         new("bytes_sent", "B", "ab: Total sent: bytes written to the sockets", c => c.Summary?.BytesSent),
         new("body_bytes_received", "B", "ab: HTML transferred: response body bytes after de-framing", c => c.Summary?.BodyBytesReceived),
         new("connections_opened", "", "connections the driver opened in the window (keep-alive on: more than concurrency means the server closed some)", c => c.Summary?.ConnectionsOpened),
+        new("tls_handshakes", "", "https targets: TLS handshakes in the window, one per connection opened (the byte columns then count TLS records); empty over plain HTTP", c => c.Summary?.TlsHandshakes),
         new("bytes_received_per_request", "B", "wire bytes received per request", c => c.Summary is { Requests: > 0 } s ? (double)s.BytesReceived / s.Requests : null),
         new("transfer_kbps_received", "KiB/s", "ab: Transfer rate, received", c => c.Summary?.TransferKBpsReceived),
         new("transfer_kbps_sent", "KiB/s", "ab: Transfer rate, sent", c => c.Summary?.TransferKBpsSent),

@@ -12,6 +12,14 @@ public static class PayloadThroughput
     public const string Explanation =
         "Median repeat. Body MB/s (10^6 bytes) sent: the request bodies; received: the response bodies, de-framed. Overhead: response bytes on the wire beyond the body (head, chunk framing) per response, and as a share of the body.";
 
+    /// <summary>The explanation, and where a target was asked over https, what its wire bytes hold.</summary>
+    public static string ExplanationFor(RunResult run)
+    {
+        var https = run.Targets.Where(t => t.Tls is not null || t.BaseUrl?.StartsWith("https:", StringComparison.OrdinalIgnoreCase) == true).Select(t => t.Name).ToList();
+        return https.Count == 0 ? Explanation : Explanation +
+            $" {string.Join(", ", https)} answered over https: its wire bytes are TLS records as sent on the socket (each record's header and tag, and the handshake of every connection opened, tls_handshakes), so its overhead is not HTTP's alone.";
+    }
+
     public static TextTable? Build(RunResult run)
     {
         var driver = run.Spec.Drivers.FirstOrDefault()?.Name;

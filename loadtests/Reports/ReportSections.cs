@@ -36,7 +36,7 @@ public static class ReportSections
                 $"where the difference comes from, {cores} (server CPU µs per request; steps are differences):"));
             sections.Add(TableSection(CoreParts.Titled("Crossovers: who leads as the payload grows", part), Crossovers.Explanation, Crossovers.Table(part),
                 $"crossovers, {cores} (where the lead, as the interval rule judged it, changes hands as the payload grows):"));
-            sections.Add(TableSection(CoreParts.Titled("Payload throughput and wire overhead per size", part), PayloadThroughput.Explanation, PayloadThroughput.Build(part)));
+            sections.Add(TableSection(CoreParts.Titled("Payload throughput and wire overhead per size", part), PayloadThroughput.ExplanationFor(part), PayloadThroughput.Build(part)));
             sections.Add(CellBounds.Build(part) is TextTable bounds
                 ? new(CoreParts.Titled("What bounded each cell", part), CellBounds.Explanation, bounds)
                 {

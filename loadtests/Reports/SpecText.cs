@@ -19,6 +19,7 @@ public static class SpecText
         facts.Add($"cores: the servers {CoreParts.Phrase(s)}");
         facts.Add($"Server header: {(s.ServerHeader ? "on (--server-header on)" : "off")}");
         facts.Add($"TCP_NODELAY: {TcpNoDelay(s)}");
+        facts.AddRange(run.Targets.Where(t => t.Tls is not null).Select(t => $"TLS: {t.Name} over https: {t.Tls}"));
         facts.Add($"schedule: {s.Schedule ?? "one target after another"}");
         facts.Add(ScenarioOperations.CellsText(s));
         facts.Add(Invariant($"concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}; {Timing(s)}; median repeat shown"));

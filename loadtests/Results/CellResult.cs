@@ -81,8 +81,10 @@ public sealed record Measurement(
     long? DroppedRequests = null,
     IReadOnlyList<PercentilePoint>? LatencyDistribution = null,
     string? LatencyHistogram = null,
-    ThreadActivity? Threads = null)
+    ThreadActivity? Threads = null,
+    long? TlsHandshakes = null)
 {
+    // TlsHandshakes: an https target's TLS handshakes in the window, one per connection opened (the bytes then count TLS records); null over plain HTTP.
     // Threads: the server's context switches over the window and its thread count (every thread, /proc); null off Linux, for external targets and in older files.
     // LatencyHistogram: the window's whole HDR histogram (µs, 3 significant digits), compressed and base64
     // encoded as HdrHistogram's own log format writes it ("HISTF..."), so any percentile can be read later.

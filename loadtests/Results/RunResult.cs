@@ -194,6 +194,8 @@ public sealed record TargetInfo(
     string? NotMeasuredReason,
     IReadOnlyList<string>? LaunchFailures = null,
     string? TcpNoDelay = null,
-    string? RuntimeCounters = null);
+    string? RuntimeCounters = null,
+    string? Tls = null);
+// Tls: an https target's TLS as first negotiated ("TLS 1.3, TLS_AES_256_GCM_SHA384, certificate validated"); null over plain HTTP and in older files.
 // RuntimeCounters: whether the run read the target's runtime counters, and which (or why not).
 // TcpNoDelay: what the target said it did with TCP_NODELAY ("on: read back on ...", "on: Kestrel's ..."), null when it said nothing.

@@ -114,6 +114,7 @@ public sealed class CellMeasurer
             LatencyHistogram = w.Latency.Histogram,
             LateRequests = w.LateRequests,
             DroppedRequests = w.DroppedRequests,
+            TlsHandshakes = w.TlsHandshakes,
         };
     }
 

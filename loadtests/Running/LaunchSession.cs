@@ -77,7 +77,7 @@ public sealed class LaunchSession : IAsyncDisposable
         var options = _run.Options;
         var started = await TargetCheck.StartAndVerifyAsync(_run.Launcher, plan.Name, plan.Definition, plan.ExternalUrl,
             new ServiceSwitches(options.ServerHeader, TcpNoDelay: options.TcpNoDelay), verify: options.Scenario is null && (_first || plan.ExternalUrl is null),
-            _run.Placing ? _allotment.ServerCpus : null, _run.Progress.Message, cancellationToken);
+            _run.Placing ? _allotment.ServerCpus : null, _run.Progress.Message, cancellationToken, options.Insecure);
         if (started.LaunchError is string error)
         {
             Failed(plan, error);
@@ -104,7 +104,7 @@ public sealed class LaunchSession : IAsyncDisposable
     /// </summary>
     private async Task<IReadOnlyList<ScenarioAnswer>> VerifyScenarioAsync(Scenario scenario, CancellationToken cancellationToken)
     {
-        var answers = await ScenarioVerifier.VerifyAsync(scenario, _active.Select(t => (t.Plan.Name, t.BaseUrl)).ToList(), cancellationToken);
+        var answers = await ScenarioVerifier.VerifyAsync(scenario, _active.Select(t => (t.Plan.Name, t.BaseUrl)).ToList(), cancellationToken, _run.Options.Insecure);
         if (_first) _run.Record.AddChecks(TargetCheck.ChecksOf(answers));
         foreach (var target in _active.ToList())
         {
@@ -126,7 +126,9 @@ public sealed class LaunchSession : IAsyncDisposable
     /// operation checked by its rule (same-as and same-fields compare each answer with the reference target's answer in this
     /// launch's verification).
     /// </summary>
-    public LoadRequest RequestFor(PlannedCell cell, ActiveTarget target)
+    public LoadRequest RequestFor(PlannedCell cell, ActiveTarget target) => RequestOf(cell, target) with { Insecure = _run.Options.Insecure };
+
+    private LoadRequest RequestOf(PlannedCell cell, ActiveTarget target)
     {
         if (cell.Operation is not Operation operation)
             return LoadRequest.For(cell.Contract!, target.BaseUrl, cell.Payload.Bytes, _run.Options.JsonItems);
@@ -146,8 +148,8 @@ public sealed class LaunchSession : IAsyncDisposable
         foreach (var target in _active) await StopAsync(target);
     }
 
-    private static TargetInfo Info(TargetPlan plan, string? baseUrl, string? notMeasured) => plan.Definition is TargetDefinition d
+    private static TargetInfo Info(TargetPlan plan, string? baseUrl, string? notMeasured) => (plan.Definition is TargetDefinition d
         ? new TargetInfo(plan.Name, d.Stack, d.Runtime, d.Server, baseUrl, false, notMeasured is null, notMeasured)
         : new TargetInfo(plan.Name, $"external service at {baseUrl}" + (plan.ExternalPid is int pid ? $" (process {pid}: its CPU and memory are read)" : ""),
-            "unknown", "unknown", baseUrl, true, notMeasured is null, notMeasured);
+            "unknown", "unknown", baseUrl, true, notMeasured is null, notMeasured)) with { Tls = plan.Tls };
 }

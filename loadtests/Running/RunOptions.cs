@@ -13,6 +13,9 @@ public sealed record Payload(PayloadSpec Spec, byte[] Bytes);
 public sealed record TargetPlan(string Name, TargetDefinition? Definition, Uri? ExternalUrl, int? ExternalPid = null)
 {
     public bool IsExternal => ExternalUrl is not null;
+
+    /// <summary>An https target's TLS as first negotiated ("TLS 1.3, TLS_AES_256_GCM_SHA384, certificate validated"); null over plain HTTP.</summary>
+    public string? Tls { get; init; }
 }
 
 /// <summary>
@@ -53,8 +56,10 @@ public sealed record RunOptions(
     Scenarios.Scenario? Scenario = null,
     IReadOnlyList<RateSpec>? Rates = null,
     TimeSpan? Budget = null,
-    IReadOnlyList<CoreAllotment>? ServerCores = null)
+    IReadOnlyList<CoreAllotment>? ServerCores = null,
+    bool Insecure = false)
 {
+    // Insecure: --insecure, an https target's certificate accepted though it does not validate (self-signed).
     // ServerCores: --server-cores, each allotment its own set of cells; null: the one of --pin, or shared.
 
     /// <summary>The allotments of cores the cells are measured under, in order: --server-cores, else --pin's, else shared.</summary>

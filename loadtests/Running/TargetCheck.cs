@@ -1,8 +1,13 @@
+using System.IO;
+using System.Net.Sockets;
+using System.Security.Authentication;
 using System.Threading;
 using System.Threading.Tasks;
+using Comparator.Cli;
 using Comparator.Scenarios;
 using Comparator.Targets;
 using Comparator.Verification;
+using Comparator.Wire;
 
 namespace Comparator.Running;
 
@@ -29,8 +34,10 @@ public static class TargetCheck
     /// unless <paramref name="verify"/> is false. A target that cannot start comes back with its <see cref="CheckedTarget.LaunchError"/>;
     /// the caller stops a started one (DisposeAsync) when it is done with it, or when it failed its checks.
     /// </summary>
+    /// <param name="insecure">an https target's certificate is accepted though it does not validate (--insecure)</param>
     public static async Task<CheckedTarget> StartAndVerifyAsync(TargetLauncher? launcher, string name, TargetDefinition? definition, Uri? url,
-        ServiceSwitches switches, bool verify = true, string? cpus = null, Action<string>? starting = null, CancellationToken cancellationToken = default)
+        ServiceSwitches switches, bool verify = true, string? cpus = null, Action<string>? starting = null, CancellationToken cancellationToken = default,
+        bool insecure = false)
     {
         RunningTarget? running = null;
         try
@@ -41,7 +48,7 @@ public static class TargetCheck
                 running = await launcher!.StartAsync(definition!, switches, cancellationToken, cpus);
                 url = running.BaseUrl;
             }
-            var checks = verify ? await EndpointVerifier.VerifyAsync(name, url, cancellationToken) : Array.Empty<Check>();
+            var checks = verify ? await EndpointVerifier.VerifyAsync(name, url, cancellationToken, insecure) : Array.Empty<Check>();
             return new CheckedTarget(name, running, url, checks, null);
         }
         catch (LaunchException e)
@@ -54,6 +61,44 @@ public static class TargetCheck
             throw;
         }
     }
+
+    /// <summary>
+    /// The TLS of every https target, asked once before any target starts or any run directory is made, by name:
+    /// "TLS 1.3, TLS_AES_256_GCM_SHA384, certificate validated". A certificate that does not validate, without
+    /// --insecure, refuses the command with one line (exit 2) naming the target, what the validation found and
+    /// --insecure. A target that cannot be reached is left to verification, which says so.
+    /// </summary>
+    public static async Task<IReadOnlyDictionary<string, string>> TlsOfAsync(IEnumerable<(string Name, Uri Url)> targets, bool insecure,
+        CancellationToken cancellationToken = default)
+    {
+        var tls = new Dictionary<string, string>();
+        foreach (var (name, url) in targets.Where(t => TlsClient.IsHttps(t.Url)))
+        {
+            try
+            {
+                tls[name] = await TlsClient.DescribeAsync(url, insecure, TlsTimeout, cancellationToken);
+            }
+            catch (UntrustedCertificateException e)
+            {
+                throw new UsageException($"--target {name}={url.OriginalString}: refused: its certificate does not validate ({e.Reason}); " +
+                                         "for a self-signed certificate, pass --insecure");
+            }
+            catch (Exception e) when (e is IOException or SocketException or TimeoutException or AuthenticationException)
+            {
+                // Not reachable, or not speaking TLS: verification names what it got.
+            }
+        }
+        return tls;
+    }
+
+    /// <summary>The run's options with the TLS of each https target (<see cref="TlsOfAsync"/>) in its plan, for the results.</summary>
+    public static async Task<RunOptions> WithTlsAsync(RunOptions options, CancellationToken cancellationToken = default)
+    {
+        var tls = await TlsOfAsync(options.Targets.Where(t => t.IsExternal).Select(t => (t.Name, t.ExternalUrl!)), options.Insecure, cancellationToken);
+        return tls.Count == 0 ? options : options with { Targets = options.Targets.Select(t => tls.TryGetValue(t.Name, out var d) ? t with { Tls = d } : t).ToList() };
+    }
+
+    private static readonly TimeSpan TlsTimeout = TimeSpan.FromSeconds(10);
 
     /// <summary>A scenario's answers as a run's verification records them: one check per answer.</summary>
     public static IReadOnlyList<Check> ChecksOf(IEnumerable<ScenarioAnswer> answers) =>

@@ -17,24 +17,25 @@ public static class EndpointVerifier
     public const int EchoSampleBytes = 500;
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(10);
 
-    public static async Task<IReadOnlyList<Check>> VerifyAsync(string target, Uri baseUrl, CancellationToken cancellationToken = default)
+    /// <param name="insecure">an https target's certificate is accepted though it does not validate (--insecure)</param>
+    public static async Task<IReadOnlyList<Check>> VerifyAsync(string target, Uri baseUrl, CancellationToken cancellationToken = default, bool insecure = false)
     {
         var checks = new List<Check>();
         foreach (var endpoint in Endpoints.All)
-            checks.Add(await VerifyAsync(target, baseUrl, endpoint, cancellationToken));
+            checks.Add(await VerifyAsync(target, baseUrl, endpoint, cancellationToken, insecure));
         return checks;
     }
 
-    public static async Task<Check> VerifyAsync(string target, Uri baseUrl, EndpointSpec endpoint, CancellationToken cancellationToken = default)
+    public static async Task<Check> VerifyAsync(string target, Uri baseUrl, EndpointSpec endpoint, CancellationToken cancellationToken = default, bool insecure = false)
     {
         var body = endpoint.SendsBody ? PayloadCatalogue.Generate(EchoSampleBytes) : null;
         var query = endpoint == Endpoints.Json ? "?" + Routes.JsonItemsParameter + "=" + JsonSample.DefaultItems : "";
         RawResponse response;
         try
         {
-            response = await RawHttp.SendAsync(baseUrl, RawHttp.BuildRequest(endpoint, baseUrl, query, body), Timeout, cancellationToken);
+            response = await RawHttp.SendAsync(baseUrl, RawHttp.BuildRequest(endpoint, baseUrl, query, body), Timeout, cancellationToken, insecure);
         }
-        catch (Exception e) when (e is System.IO.IOException or System.Net.Sockets.SocketException or TimeoutException)
+        catch (Exception e) when (e is System.IO.IOException or System.Net.Sockets.SocketException or TimeoutException or System.Security.Authentication.AuthenticationException)
         {
             return new Check(target, endpoint.Name, false, null, "-", null, "no response: " + e.Message);
         }

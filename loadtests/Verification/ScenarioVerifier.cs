@@ -25,8 +25,9 @@ public static class ScenarioVerifier
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(30);
 
+    /// <param name="insecure">an https target's certificate is accepted though it does not validate (--insecure)</param>
     public static async Task<IReadOnlyList<ScenarioAnswer>> VerifyAsync(Scenario scenario, IReadOnlyList<(string Name, Uri BaseUrl)> targets,
-        CancellationToken cancellationToken = default)
+        CancellationToken cancellationToken = default, bool insecure = false)
     {
         var raw = new List<ScenarioAnswer>();
         foreach (var op in scenario.Operations)
@@ -36,13 +37,12 @@ public static class ScenarioVerifier
             var url = request.Url.ToString();
             try
             {
-                // http:// only (ExternalTarget refuses other schemes); TLS would go where RawHttp opens the connection.
-                var response = await RawHttp.SendAsync(baseUrl, SocketDriver.Serialize(request, keepAlive: true), Timeout, cancellationToken);
+                var response = await RawHttp.SendAsync(baseUrl, SocketDriver.Serialize(request, keepAlive: true), Timeout, cancellationToken, insecure);
                 var head = $"{response.Header("Content-Type") ?? "no content type"}; " +
                            (response.IsChunked ? "chunked" : $"length {response.ContentLength?.ToString() ?? "none"}");
                 raw.Add(new ScenarioAnswer(op.Label, name, request.Method, url, response.StatusCode, head, response.Body.LongLength, response.Body, null, response.IsChunked));
             }
-            catch (Exception e) when (e is IOException or SocketException or TimeoutException or InvalidDataException)
+            catch (Exception e) when (e is IOException or SocketException or TimeoutException or InvalidDataException or System.Security.Authentication.AuthenticationException)
             {
                 // A framing error reads "framing: ...", as the socket driver counts it under load.
                 raw.Add(new ScenarioAnswer(op.Label, name, request.Method, url, null, "-", 0, Array.Empty<byte>(),

@@ -10,7 +10,7 @@ using Comparator.Contracts;
 namespace Comparator.Wire;
 
 /// <summary>
-/// HTTP/1.1 over a plain socket, with nothing in between: the request bytes are exactly the ones
+/// HTTP/1.1 over a plain socket (TLS in between for an https target, <see cref="TlsClient"/>), nothing else: the request bytes are exactly the ones
 /// built here (the same for every target but the Host header), and the answer is read and de-framed
 /// by <see cref="ResponseReader"/>, the reader the socket driver uses under load, so Content-Length
 /// and chunk framing are seen as they are on the wire and judged by the same rules.
@@ -46,9 +46,11 @@ public static class RawHttp
     /// <summary>
     /// Opens a connection, sends the request, reads one answer through <see cref="ResponseReader"/>
     /// (the method in the request line decides whether it may have a body), closes. Malformed framing
-    /// is an <see cref="InvalidDataException"/> ("framing: ..."); an answer cut short an <see cref="IOException"/>.
+    /// is an <see cref="InvalidDataException"/> ("framing: ..."); an answer cut short an <see cref="IOException"/>;
+    /// an https target's certificate that does not validate (without <paramref name="insecure"/>) an <see cref="UntrustedCertificateException"/>.
     /// </summary>
-    public static async Task<RawResponse> SendAsync(Uri baseUrl, byte[] request, TimeSpan timeout, CancellationToken cancellationToken = default)
+    public static async Task<RawResponse> SendAsync(Uri baseUrl, byte[] request, TimeSpan timeout, CancellationToken cancellationToken = default,
+        bool insecure = false)
     {
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         deadline.CancelAfter(timeout);
@@ -56,10 +58,9 @@ public static class RawHttp
         try
         {
             await client.ConnectAsync(baseUrl.Host, baseUrl.Port, deadline.Token);
-            // Plain TCP: targets are http:// URLs (ExternalTarget refuses others). An https target
-            // would wrap this stream in an SslStream (AuthenticateAsClientAsync with baseUrl.Host) here;
-            // writing and reading would stay as they are.
-            Stream stream = client.GetStream();
+            // An https target's bytes go through TLS; writing and reading stay as they are.
+            await using var tls = TlsClient.IsHttps(baseUrl) ? await TlsClient.AuthenticateAsync(client.GetStream(), baseUrl, insecure, deadline.Token) : null;
+            Stream stream = tls ?? (Stream)client.GetStream();
             await stream.WriteAsync(request, deadline.Token);
             return await ReadResponseAsync(stream, RequestMethod(request), deadline.Token);
         }

@@ -14,9 +14,10 @@ namespace Comparator.KestrelHosting;
 
 /// <summary>
 /// Runs one Kestrel-hosted target the way the launcher expects: parse the service options, start
-/// Kestrel on the address and port with the body limit and Server header asked for, print the ready
-/// line, stop on SIGTERM, Ctrl+C or the comparator's death. Exit 2 for bad options, 3 when the
-/// port cannot be bound. The stack only adds its services and maps its endpoints.
+/// Kestrel on the address and port with the body limit and Server header asked for (on HTTPS with
+/// --certificate, <see cref="HttpsCertificate"/>), print the ready line, stop on SIGTERM, Ctrl+C or the
+/// comparator's death. Exit 2 for bad options, 3 when the port cannot be bound. The stack only adds
+/// its services and maps its endpoints.
 /// </summary>
 public static class KestrelServiceHost
 {
@@ -32,12 +33,18 @@ public static class KestrelServiceHost
     public static async Task<int> RunAsync(string serviceName, string[] args, Action<IServiceCollection> addServices, Action<WebApplication, ServiceOptions> mapEndpoints,
         Action<Microsoft.AspNetCore.Server.Kestrel.Core.KestrelServerOptions>? configureKestrel = null)
     {
-        var options = ServiceOptions.Parse(args, out var error);
-        if (options == null)
+        if (!HttpsCertificate.TryTake(args, out var serviceArgs, out var certificate, out var error))
         {
             Console.Error.WriteLine(serviceName + ": " + error);
             return ServiceExitCodes.BadArguments;
         }
+        var options = ServiceOptions.Parse(serviceArgs, out error);
+        if (options == null)
+        {
+            Console.Error.WriteLine(serviceName + ": " + error + (error.StartsWith("unknown option", StringComparison.Ordinal) ? "; " + HttpsCertificate.Usage : ""));
+            return ServiceExitCodes.BadArguments;
+        }
+        var baseUrl = HttpsCertificate.BaseUrl(options.BaseUrl, certificate);
         if (!options.ApplyMinThreads())
         {
             Console.Error.WriteLine(serviceName + ": --min-threads " + options.MinThreads + " is above the thread pool's maximum");
@@ -52,7 +59,10 @@ public static class KestrelServiceHost
         {
             k.AddServerHeader = options.ServerHeader;
             k.Limits.MaxRequestBodySize = options.MaxBodyBytes;
-            k.Listen(IPAddress.Parse(options.Address), options.Port);
+            k.Listen(IPAddress.Parse(options.Address), options.Port, listen =>
+            {
+                if (certificate is not null) listen.UseHttps(certificate);
+            });
             configureKestrel?.Invoke(k);
         });
         // Kestrel sets NoDelay on every socket it accepts unless told otherwise; --tcp-nodelay off tells it.
@@ -68,7 +78,7 @@ public static class KestrelServiceHost
         }
         catch (IOException e)
         {
-            Console.Error.WriteLine(serviceName + ": cannot listen on " + options.BaseUrl + ": " + e.Message);
+            Console.Error.WriteLine(serviceName + ": cannot listen on " + baseUrl + ": " + e.Message);
             return ServiceExitCodes.CannotListen;
         }
 
@@ -76,7 +86,7 @@ public static class KestrelServiceHost
         Console.WriteLine(SocketFact.Format(options.TcpNoDelay
             ? "on: Kestrel's SocketTransportOptions.NoDelay (its default), set on every accepted socket"
             : "off: Kestrel's SocketTransportOptions.NoDelay = false, Nagle's algorithm on every accepted socket"));
-        Console.WriteLine(ReadyLine.Format(options.BaseUrl));
+        Console.WriteLine(ReadyLine.Format(baseUrl));
         await app.WaitForShutdownAsync(); // ConsoleLifetime stops on SIGTERM and Ctrl+C
         return ServiceExitCodes.Stopped;
     }
