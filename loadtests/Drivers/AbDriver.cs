@@ -34,6 +34,7 @@ public sealed class AbDriver : ILoadDriver
         : request.AnswerChunked ? "ab speaks HTTP/1.0, so a streamed answer cannot come back chunked as the target sends it"
         : request.Method is not ("GET" or "HEAD" or "POST" or "PUT") ? $"ab sends GET, HEAD (-i), POST (-p) and PUT (-u) only, not {request.Method}"
         : request.AcceptsNon2xx ? $"ab counts every non-2xx answer as a failure, and this operation expects {string.Join(" or ", request.AcceptedStatus)}"
+        : request.Varies is string varies ? $"ab sends one fixed request over and over, and this operation's requests vary ({varies})"
         : null;
 
     public IDriverSession Open(LoadRequest request, int concurrency, bool keepAlive, TimeSpan requestTimeout) =>

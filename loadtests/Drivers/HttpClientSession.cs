@@ -19,6 +19,8 @@ internal sealed class HttpClientSession : IDriverSession
     private readonly LoadRequest _request;
     private readonly int _concurrency;
     private readonly bool _keepAlive;
+    // Each worker's {seq}, kept across the cell's windows: HttpClient picks a pooled connection per request, so a worker's count stands for a connection's.
+    private readonly long[] _seqs;
 
     public HttpClientSession(HttpClient client, ByteCounters counters, LoadRequest request, int concurrency, bool keepAlive)
     {
@@ -27,6 +29,7 @@ internal sealed class HttpClientSession : IDriverSession
         _request = request;
         _concurrency = concurrency;
         _keepAlive = keepAlive;
+        _seqs = new long[concurrency];
     }
 
     public async Task<DriverWindow> RunAsync(TimeSpan duration, CancellationToken cancellationToken)
@@ -40,7 +43,7 @@ internal sealed class HttpClientSession : IDriverSession
         var start = Stopwatch.GetTimestamp();
         var deadline = start + (long)(duration.TotalSeconds * Stopwatch.Frequency);
         var workers = Enumerable.Range(0, _concurrency)
-            .Select(_ => Task.Run(() => WorkerAsync(deadline, cancellationToken), CancellationToken.None))
+            .Select(worker => Task.Run(() => WorkerAsync(worker, deadline, cancellationToken), CancellationToken.None))
             .ToArray();
         var tallies = await Task.WhenAll(workers);
         var elapsed = Stopwatch.GetElapsedTime(start).TotalSeconds;
@@ -49,7 +52,7 @@ internal sealed class HttpClientSession : IDriverSession
         return WorkerTally.Window(tallies, _counters, (received, sent, connections, handshakes), elapsed, cpu, tls: _request.Tls);
     }
 
-    private async Task<WorkerTally> WorkerAsync(long deadline, CancellationToken cancellationToken)
+    private async Task<WorkerTally> WorkerAsync(int worker, long deadline, CancellationToken cancellationToken)
     {
         var tally = new WorkerTally();
         var matcher = new AnswerMatcher(_request);
@@ -60,7 +63,7 @@ internal sealed class HttpClientSession : IDriverSession
             string? failure;
             try
             {
-                failure = await SendOnceAsync(buffer, tally, matcher, cancellationToken);
+                failure = await SendOnceAsync(++_seqs[worker], buffer, tally, matcher, cancellationToken);
             }
             catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
             {
@@ -85,9 +88,10 @@ internal sealed class HttpClientSession : IDriverSession
     }
 
     /// <summary>Sends one request and reads the whole response; returns null on success or what was wrong.</summary>
-    private async Task<string?> SendOnceAsync(byte[] buffer, WorkerTally tally, AnswerMatcher matcher, CancellationToken cancellationToken)
+    private async Task<string?> SendOnceAsync(long seq, byte[] buffer, WorkerTally tally, AnswerMatcher matcher, CancellationToken cancellationToken)
     {
-        using var message = RequestMessages.Build(_request.Method, _request.Url, _request.Headers, _request.Body, _keepAlive);
+        var (url, headers, content) = _request.Instance(seq);
+        using var message = RequestMessages.Build(_request.Method, url, headers, content, _keepAlive);
         using var response = await _client.SendAsync(message, HttpCompletionOption.ResponseHeadersRead, cancellationToken);
         matcher.Start((int)response.StatusCode);
         await using var body = await response.Content.ReadAsStreamAsync(cancellationToken);

@@ -33,6 +33,23 @@ public sealed record LoadRequest(string Name, string Method, Uri Url, IReadOnlyL
     /// <summary>True when a correct answer may be outside 2xx (a SOAP fault, a 404 on purpose): ab and wrk count those as failures.</summary>
     public bool AcceptsNon2xx => AcceptedStatus.Any(s => s is < 200 or > 299);
 
+    /// <summary>
+    /// A scenario request with {seq} or {uuid}: its parts, written afresh for each request (the fields above then
+    /// hold its first request, seq 1); null when every request is the same bytes ({env:NAME} alone is fixed at start).
+    /// </summary>
+    public RequestParts? Variation { get; init; }
+
+    /// <summary>What varies per request and where ("{seq} in the path"), or null: a driver that sends one fixed request cannot send it.</summary>
+    public string? Varies => Variation?.Describe();
+
+    /// <summary>The request numbered <paramref name="seq"/> on its connection, with a fresh {uuid}: its URL, headers and body (this request's own when nothing varies).</summary>
+    public (Uri Url, IReadOnlyList<KeyValuePair<string, string>> Headers, byte[]? Body) Instance(long seq)
+    {
+        if (Variation is not { } parts) return (Url, Headers, Body);
+        var (path, headers, body) = parts.Expand(seq, Guid.NewGuid());
+        return (new Uri(Url, path), headers, body);
+    }
+
     /// <summary>The Content-Type header of the request, or null.</summary>
     public string? ContentType => Headers.FirstOrDefault(h => h.Key.Equals("Content-Type", StringComparison.OrdinalIgnoreCase)).Value;
 
@@ -57,10 +74,12 @@ public sealed record LoadRequest(string Name, string Method, Uri Url, IReadOnlyL
     {
         var request = Scenario.RequestFor(operation, target) ?? throw new InvalidOperationException($"operation '{operation.Name}' has no request for {target}");
         var expect = Scenario.ExpectFor(operation, target);
-        return new LoadRequest(operation.Name, request.Method, new Uri(baseUrl, request.PathAndQuery), request.Headers, request.Body, null, null, null, answerChunked)
+        var (path, headers, body) = request.Parts.Expand(1, Guid.NewGuid());
+        return new LoadRequest(operation.Name, request.Method, new Uri(baseUrl, path), headers, body, null, null, null, answerChunked)
         {
             AnswerCheck = AnswerRules.Checker(expect, target, reference),
             AcceptedStatus = expect.Status,
+            Variation = request.Parts.Varies ? request.Parts : null,
         };
     }
 

@@ -60,7 +60,7 @@ internal sealed class SocketConnection : IDisposable
 
     // Pooled state machines: one exchange per request, allocation-free in the steady state.
     [System.Runtime.CompilerServices.AsyncMethodBuilder(typeof(System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder<>))]
-    public async ValueTask<SocketSession.Outcome> ExchangeAsync(byte[] request, bool keepAlive)
+    public async ValueTask<SocketSession.Outcome> ExchangeAsync(ReadOnlyMemory<byte> request, bool keepAlive)
     {
         Interlocked.Exchange(ref _inFlightSince, System.Diagnostics.Stopwatch.GetTimestamp());
         var cancellationToken = CancellationToken.None;

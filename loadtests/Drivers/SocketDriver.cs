@@ -1,9 +1,8 @@
-using System.Text;
-
 namespace Comparator.Drivers;
 
 /// <summary>
-/// The comparator's own HTTP/1.1 client on raw sockets: each request serialized once, responses read
+/// The comparator's own HTTP/1.1 client on raw sockets: each request serialized once (or, with {seq} or
+/// {uuid}, written per request from a template into each connection's own buffer), responses read
 /// through System.IO.Pipelines and parsed for Content-Length and chunked framing, every byte counted
 /// on the socket both ways, every answer verified as it streams in (status, length, echo and json
 /// bytes, or a scenario's rule), latency in an HDR histogram. No HttpClient machinery per request,
@@ -25,22 +24,12 @@ public sealed class SocketDriver : ILoadDriver
     public bool HoldsRate => true;
 
     public IDriverSession Open(LoadRequest request, int concurrency, bool keepAlive, TimeSpan requestTimeout) =>
-        new SocketSession(request, Serialize(request, keepAlive), concurrency, keepAlive, requestTimeout);
+        new SocketSession(request, WireTemplate.For(request, keepAlive), concurrency, keepAlive, requestTimeout);
 
-    /// <summary>The request's bytes, once: request line, Host, the request's headers, Content-Length where there is a body (or the method sends one), Connection: close without keep-alive.</summary>
-    public static byte[] Serialize(LoadRequest request, bool keepAlive)
-    {
-        var head = new StringBuilder();
-        head.Append(request.Method).Append(' ').Append(request.Url.PathAndQuery).Append(" HTTP/1.1\r\n");
-        head.Append("Host: ").Append(request.Url.Authority).Append("\r\n");
-        foreach (var (name, value) in request.Headers) head.Append(name).Append(": ").Append(value).Append("\r\n");
-        var body = request.Body ?? Array.Empty<byte>();
-        if (request.Body is not null || request.Method is "POST" or "PUT" or "PATCH")
-            head.Append("Content-Length: ").Append(body.Length.ToString(CultureInfo.InvariantCulture)).Append("\r\n");
-        if (!keepAlive) head.Append("Connection: close\r\n");
-        head.Append("\r\n");
-        var bytes = new List<byte>(Encoding.ASCII.GetBytes(head.ToString()));
-        bytes.AddRange(body);
-        return bytes.ToArray();
-    }
+    /// <summary>
+    /// The request's bytes: request line, Host, the request's headers, Content-Length where there is a body (or the
+    /// method sends one), Connection: close without keep-alive. A request that varies is its first on a connection
+    /// (seq 1, or <paramref name="seq"/>) with a fresh {uuid}.
+    /// </summary>
+    public static byte[] Serialize(LoadRequest request, bool keepAlive, long seq = 1) => WireTemplate.For(request, keepAlive).Expand(seq);
 }

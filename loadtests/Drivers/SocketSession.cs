@@ -14,20 +14,21 @@ namespace Comparator.Drivers;
 /// <summary>One cell's connections for <see cref="SocketDriver"/>: one per worker, kept open across the cell's windows.</summary>
 internal sealed class SocketSession : IDriverSession
 {
-
-    private readonly byte[] _bytes;
+    private readonly byte[]? _bytes; // every request's bytes, or null when each is written afresh
     private readonly bool _keepAlive;
     private readonly bool _tls;
     private readonly ByteCounters _counters = new();
     private readonly SocketConnection[] _connections;
+    private readonly RequestWriter[]? _writers; // per connection, when requests vary
 
-    public SocketSession(LoadRequest request, byte[] bytes, int concurrency, bool keepAlive, TimeSpan timeout)
+    public SocketSession(LoadRequest request, WireTemplate template, int concurrency, bool keepAlive, TimeSpan timeout)
     {
-        _bytes = bytes;
+        _bytes = template.Fixed;
         _keepAlive = keepAlive;
         _tls = request.Tls;
         var endpoint = new DnsEndPoint(request.Url.Host, request.Url.Port);
         _connections = Enumerable.Range(0, concurrency).Select(_ => new SocketConnection(endpoint, _counters, request)).ToArray();
+        if (_bytes is null) _writers = _connections.Select(_ => new RequestWriter(template)).ToArray();
         var limit = (long)(timeout.TotalSeconds * Stopwatch.Frequency);
         _watchdog = new Timer(_ =>
         {
@@ -42,7 +43,10 @@ internal sealed class SocketSession : IDriverSession
     private readonly Timer _watchdog;
 
     public Task<DriverWindow> RunAsync(TimeSpan duration, CancellationToken cancellationToken) =>
-        WindowAsync(duration, null, (connection, _, deadline) => WorkerAsync(connection, deadline, cancellationToken), cancellationToken);
+        WindowAsync(duration, null, (connection, _, deadline) => WorkerAsync(connection, Writer(connection), deadline, cancellationToken), cancellationToken);
+
+    /// <summary>The connection's own request writer when requests vary, else null (the one array is sent).</summary>
+    private RequestWriter? Writer(SocketConnection connection) => _writers?[Array.IndexOf(_connections, connection)];
 
     /// <summary>
     /// The open model, as wrk2 runs it: connection i of N owns the requests due at start + (i + kN)/rate,
@@ -78,6 +82,7 @@ internal sealed class SocketSession : IDriverSession
     {
         var tally = new WorkerTally();
         var ticksPerRequest = Stopwatch.Frequency / rate;
+        var writer = Writer(connection);
         try
         {
             for (long k = 0; !cancellationToken.IsCancellationRequested; k++)
@@ -97,7 +102,7 @@ internal sealed class SocketSession : IDriverSession
                     var wait = Stopwatch.GetElapsedTime(now, due);
                     if (wait > TimeSpan.FromMilliseconds(1)) await Task.Delay(wait, cancellationToken);
                 }
-                var outcome = await connection.ExchangeAsync(_bytes, _keepAlive);
+                var outcome = await connection.ExchangeAsync(writer is null ? _bytes : writer.Next(), _keepAlive);
                 if (cancellationToken.IsCancellationRequested) break;
                 Count(tally, outcome, due); // from the due time: a stall counts for every request it held back
             }
@@ -108,13 +113,13 @@ internal sealed class SocketSession : IDriverSession
         return tally;
     }
 
-    private async Task<WorkerTally> WorkerAsync(SocketConnection connection, long deadline, CancellationToken cancellationToken)
+    private async Task<WorkerTally> WorkerAsync(SocketConnection connection, RequestWriter? writer, long deadline, CancellationToken cancellationToken)
     {
         var tally = new WorkerTally();
         while (Stopwatch.GetTimestamp() < deadline && !cancellationToken.IsCancellationRequested)
         {
             var started = Stopwatch.GetTimestamp();
-            var outcome = await connection.ExchangeAsync(_bytes, _keepAlive);
+            var outcome = await connection.ExchangeAsync(writer is null ? _bytes : writer.Next(), _keepAlive);
             if (cancellationToken.IsCancellationRequested) break; // stopped: neither a success nor a failure
             Count(tally, outcome, started);
             if (outcome.Error is not null && tally.OnlyErrors) await Task.Delay(1, CancellationToken.None); // a dead target: do not spin a core

@@ -35,6 +35,7 @@ public sealed class WrkDriver : ILoadDriver
         request.Tls ? ToolSession.NotOverTls(DriverName)
         : request.Method == "HEAD" ? "wrk waits for the body a HEAD answer announces but never sends (its parser is not told the method), so it counts no request"
         : request.AcceptsNon2xx ? $"wrk counts every non-2xx answer as a failure, and this operation expects {string.Join(" or ", request.AcceptedStatus)}"
+        : request.Varies is string varies ? $"wrk sends the one request its script sets at start, and this operation's requests vary ({varies})"
         : null;
 
     public IDriverSession Open(LoadRequest request, int concurrency, bool keepAlive, TimeSpan requestTimeout) =>

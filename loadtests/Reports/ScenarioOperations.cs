@@ -24,6 +24,25 @@ public static class ScenarioOperations
         return new TextTable(new[] { "operation", "size", "target", "request", "headers", "body", "correct answer" }, rows);
     }
 
+    /// <summary>
+    /// "requests that vary: create-order ({seq} in the path; {uuid} in the body)" and what the placeholders
+    /// are, for the settings; null when every operation sends one fixed request.
+    /// </summary>
+    public static string? VaryingText(RunSpec s)
+    {
+        var varying = (s.Scenario?.Operations ?? Array.Empty<OperationSpec>()).Select(o =>
+        {
+            var vary = o.Requests.Where(r => r.Varies is not null).ToList();
+            if (vary.Count == 0) return null;
+            return vary.Count == o.Requests.Count && vary.Select(r => r.Varies).Distinct().Count() == 1
+                ? $"{o.Name} ({vary[0].Varies})"
+                : $"{o.Name} ({string.Join(", ", vary.Select(r => $"{r.Target}: {r.Varies}"))})";
+        }).OfType<string>().Distinct().ToList(); // an operation with sizes is listed once
+        return varying.Count == 0 ? null
+            : $"requests that vary: {string.Join("; ", varying)}. {{seq}} counts 1, 2, 3, ... on each connection of the socket driver (each worker " +
+              "of httpclient), from 1 again in every cell of every launch; {uuid} is a fresh GUID per request; ab and wrk send one fixed request, so they are n/a there";
+    }
+
     /// <summary>"operations get-order, create-order from scenarios/orders.json", or the endpoints and sizes with their files: the cells line of a report.</summary>
     public static string CellsText(RunSpec s) => s.Scenario is ScenarioSpec scenario
         ? $"operations {string.Join(", ", s.Endpoints)} from {scenario.File}" + (s.Sizes.Count > 0 ? $"; sizes {string.Join(", ", s.Sizes.Select(p => p.Label))}" : "")

@@ -22,6 +22,7 @@ public static class SpecText
         facts.AddRange(run.Targets.Where(t => t.Tls is not null).Select(t => $"TLS: {t.Name} over https: {t.Tls}"));
         facts.Add($"schedule: {s.Schedule ?? "one target after another"}");
         facts.Add(ScenarioOperations.CellsText(s));
+        if (ScenarioOperations.VaryingText(s) is string varying) facts.Add(varying);
         facts.Add(Invariant($"concurrency {string.Join(", ", s.Concurrency)}; keep-alive {(s.KeepAlive ? "on" : "off")}; {Timing(s)}; median repeat shown"));
         facts.Add($"baseline for ratios: {s.BaselineTarget}; packages: {string.Join(", ", s.Machine.Packages.Select(p => p.Key + " " + p.Value))}");
         return facts;

@@ -149,7 +149,10 @@ public sealed record ScenarioSpec(string File, IReadOnlyList<OperationSpec> Oper
 public sealed record OperationSpec(string Name, string? Size, IReadOnlyList<OperationRequestSpec> Requests);
 
 /// <param name="Expect">the rule a correct answer met, in words ("200, same as webapi's answer")</param>
-public sealed record OperationRequestSpec(string Target, string Method, string PathAndQuery, IReadOnlyList<string> Headers, string? BodyFile, long? BodyBytes, string Expect);
+/// <param name="PathAndQuery">and <paramref name="Headers"/>: as written, placeholders and all ({env:NAME} never as its value)</param>
+/// <param name="Varies">what changed from request to request and where ("{seq} in the path; {uuid} in the body"); null when every request was the same</param>
+public sealed record OperationRequestSpec(string Target, string Method, string PathAndQuery, IReadOnlyList<string> Headers, string? BodyFile, long? BodyBytes, string Expect,
+    string? Varies = null);
 
 /// <summary>
 /// A run whose targets crank ran as jobs on its agents: the controller's result file the server

@@ -53,5 +53,5 @@ public static class RunSpecMapping
 
     private static ScenarioSpec ScenarioSpecOf(Scenario scenario, RunOptions options) => new(scenario.File, scenario.Operations.Select(o => new OperationSpec(o.Name, o.Size?.Label,
         options.Targets.Select(t => (t.Name, Request: Scenario.RequestFor(o, t.Name)!)).Select(t => new OperationRequestSpec(t.Name, t.Request.Method, t.Request.PathAndQuery,
-            t.Request.Headers.Select(h => $"{h.Key}: {h.Value}").ToList(), t.Request.BodyFile, t.Request.Body?.LongLength, Scenario.ExpectFor(o, t.Name).Describe())).ToList())).ToList());
+            t.Request.Headers.Select(h => $"{h.Key}: {h.Value}").ToList(), t.Request.BodyFile, t.Request.Body?.LongLength, Scenario.ExpectFor(o, t.Name).Describe(), t.Request.Parts.Describe())).ToList())).ToList());
 }

@@ -29,11 +29,23 @@ public sealed record Operation(string Name, ScenarioRequest? Default, IReadOnlyD
 /// <summary>One of an operation's sizes: the label as written ("4KB", which replaced {size} in its body paths) and its bytes.</summary>
 public sealed record OperationSize(string Label, long Bytes);
 
-/// <param name="PathAndQuery">"/OrderService.svc/GetOrder?id=42": joined to the target's base URL</param>
+/// <param name="PathAndQuery">"/OrderService.svc/GetOrder?id=42", as written, placeholders and all (what reports show; <see cref="Parts"/> is what is sent)</param>
+/// <param name="Headers">as written, placeholders and all</param>
+/// <param name="Body">the body file's bytes as read, placeholders and all</param>
 /// <param name="BodyFile">where the body came from (for reports), or null</param>
 /// <param name="Expect">this target's own rule for a correct answer (a SOAP envelope beside JSON), or null for the operation's</param>
 public sealed record ScenarioRequest(string Method, string PathAndQuery, IReadOnlyList<KeyValuePair<string, string>> Headers, byte[]? Body, string? BodyFile,
-    Expectation? Expect = null);
+    Expectation? Expect = null)
+{
+    private readonly RequestParts? _parts;
+
+    /// <summary>What is sent: {env:NAME} written in, {seq} and {uuid} as slots (from the parser; a request built otherwise is sent as written).</summary>
+    public RequestParts Parts
+    {
+        get => _parts ?? RequestParts.AsWritten(PathAndQuery, Headers, Body);
+        init => _parts = value;
+    }
+}
 
 /// <summary>What a correct answer is: its status, and optionally one rule on its body.</summary>
 public sealed record Expectation(IReadOnlyList<int> Status, BodyRule? Body)

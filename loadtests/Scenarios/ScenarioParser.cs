@@ -44,6 +44,7 @@ public static class ScenarioParser
 
         var baseDirectory = Path.GetDirectoryName(Path.GetFullPath(file)) ?? ".";
         var names = new HashSet<string>(StringComparer.Ordinal);
+        var environment = Placeholders.OnceEach();
         var result = new List<Operation>();
         for (var i = 0; i < operations.Count; i++)
         {
@@ -56,12 +57,13 @@ public static class ScenarioParser
                 throw Error(file, at, "expected \"request\" (for every target) or \"targets\" (a request per target name), or both");
             var sizes = Sizes(op.Sizes, file, at + ".sizes");
             var expect = Expect(op.Expect, file, at + ".expect");
+            Placeholders.Site Site(string where) => new(op.Name, where, (field, what) => Error(file, field, what), environment);
             foreach (var size in sizes.Count == 0 ? new OperationSize?[] { null } : sizes.ToArray<OperationSize?>())
             {
-                var request = op.Request is null ? null : Request(op.Request, file, at + ".request", baseDirectory, payloadDirectory, size);
+                var request = op.Request is null ? null : Request(op.Request, file, Site(at + ".request"), baseDirectory, payloadDirectory, size);
                 var perTarget = new Dictionary<string, ScenarioRequest>(StringComparer.Ordinal);
                 foreach (var (target, r) in op.Targets ?? new Dictionary<string, RequestDto?>())
-                    perTarget[target] = Request(r ?? throw Error(file, $"{at}.targets.{target}", "expected a request object"), file, $"{at}.targets.{target}", baseDirectory, payloadDirectory, size);
+                    perTarget[target] = Request(r ?? throw Error(file, $"{at}.targets.{target}", "expected a request object"), file, Site($"{at}.targets.{target}"), baseDirectory, payloadDirectory, size);
                 result.Add(new Operation(op.Name, request, perTarget, expect, size));
             }
             var bodies = (op.Targets?.Values ?? Enumerable.Empty<RequestDto?>()).Append(op.Request).Where(r => r?.Body is not null).Select(r => r!.Body!).ToList();
@@ -103,8 +105,9 @@ public static class ScenarioParser
         return sizes;
     }
 
-    private static ScenarioRequest Request(RequestDto r, string file, string at, string baseDirectory, string payloadDirectory, OperationSize? size)
+    private static ScenarioRequest Request(RequestDto r, string file, Placeholders.Site site, string baseDirectory, string payloadDirectory, OperationSize? size)
     {
+        var at = site.At;
         var method = r.Method ?? (r.Body is null ? "GET" : "POST");
         if (!Token.IsMatch(method)) throw Error(file, at + ".method", $"expected an HTTP method such as GET or POST, not '{method}'");
         if (string.IsNullOrEmpty(r.Path) || r.Path[0] != '/' || !Uri.TryCreate("http://h" + r.Path, UriKind.Absolute, out var uri) || uri.PathAndQuery.Length == 0)
@@ -136,7 +139,10 @@ public static class ScenarioParser
             if (!headers.Any(h => h.Key.Equals("Content-Type", StringComparison.OrdinalIgnoreCase)))
                 headers.Add(new("Content-Type", Contracts.ContentTypes.Binary));
         }
-        return new ScenarioRequest(method, r.Path, headers, body, bodyName, r.Expect is null ? null : Expect(r.Expect, file, at + ".expect"));
+        return new ScenarioRequest(method, r.Path, headers, body, bodyName, r.Expect is null ? null : Expect(r.Expect, file, at + ".expect"))
+        {
+            Parts = Placeholders.Parts(site, r.Path, headers, body),
+        };
     }
 
     private static Expectation Expect(ExpectDto? e, string file, string at)

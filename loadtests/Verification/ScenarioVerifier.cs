@@ -17,7 +17,8 @@ public sealed record ScenarioAnswer(string Operation, string Target, string Meth
 /// <summary>
 /// verify --scenario: every operation once per target, in file order, then every rule checked
 /// (same-as and same-fields need the other target's answer, so rules are checked after all answers are in). Each
-/// request is the socket driver's bytes for the operation, sent on a connection of its own, and each
+/// request is the socket driver's bytes for the operation (its first on a connection where it varies:
+/// {seq} 1 and a fresh {uuid}), sent on a connection of its own, and each
 /// answer is read by <see cref="ResponseReader"/>, as the socket driver reads it under load: an answer
 /// framed wrongly fails here as it fails there.
 /// </summary>
@@ -34,7 +35,9 @@ public static class ScenarioVerifier
         foreach (var (name, baseUrl) in targets)
         {
             var request = LoadRequest.For(op, name, baseUrl, reference: null, answerChunked: false);
-            var url = request.Url.ToString();
+            // A path with placeholders is shown as written: {seq} as such, and no {env:NAME}'s value in a report.
+            var written = Scenario.RequestFor(op, name)!.PathAndQuery;
+            var url = written.Contains('{') ? request.Url.GetLeftPart(UriPartial.Authority) + written : request.Url.ToString();
             try
             {
                 var response = await RawHttp.SendAsync(baseUrl, SocketDriver.Serialize(request, keepAlive: true), Timeout, cancellationToken, insecure);
