@@ -81,6 +81,22 @@ public sealed class ScenarioDraftTests : IDisposable
     }
 
     [Fact]
+    public async Task A_map_leaves_out_what_it_sends_to_null_and_refuses_a_name_neither_document_has()
+    {
+        var map = Path.Combine(_dir.FullName, "map.json");
+        File.WriteAllText(map, """{ "PlaceOrder": "createOrder", "Ping": null, "health": null }""");
+        var (scenario, _, stderr) = await DraftAsync("--map", map);
+
+        Assert.Equal(new[] { "GetOrder", "PlaceOrder" }, scenario.Operations.Select(o => o.Name));
+        Assert.Equal("", stderr); // nothing left unpaired
+        Assert.Contains("Left out by --map: Ping, health.", File.ReadAllText(Out));
+
+        File.WriteAllText(map, """{ "Cancel": null }""");
+        var (exit, _, error) = await ComparatorProcess.RunAsync("scenario", "draft", "--wsdl", Fixture("orders.wsdl"), "--openapi", Fixture("orders.openapi.json"), "--map", map, "--out", Out, "--force");
+        Assert.Equal((2, "error: scenario draft: --map leaves out 'Cancel', which is no operation of the WSDL or the OpenAPI document"), (exit, error.Trim()));
+    }
+
+    [Fact]
     public async Task The_envelopes_carry_sample_values_and_the_rule_wants_the_operations_response()
     {
         var (scenario, _, _) = await DraftAsync();
@@ -197,6 +213,26 @@ public sealed class ScenarioDraftTests : IDisposable
 
         var hosted = Assert.Single(OpenApiDraft.Read(swagger.Replace("\"basePath\"", "\"host\": \"items:8081\", \"schemes\": [\"https\"], \"basePath\""), "swagger.json"));
         Assert.Equal(("https://items:8081", "/v1/items/1?mode=fast"), (hosted.Origin, hosted.Path));
+    }
+
+    [Fact]
+    public void A_body_that_is_not_json_is_sent_as_its_media_type_and_the_accept_is_the_answers_documented_types()
+    {
+        const string openApi = """
+            { "openapi": "3.0.1", "info": { "title": "Notes", "version": "1" }, "paths": {
+              "/notes": { "post": { "operationId": "addNote", "requestBody": { "content": { "text/plain": { "schema": { "type": "string" } } } },
+                "responses": { "201": { "description": "added", "content": { "text/plain": {}, "application/json": {} } } } } },
+              "/blobs": { "put": { "operationId": "putBlob", "requestBody": { "content": { "*/*": { "schema": { "type": "string", "format": "binary" } } } },
+                "responses": { "204": { "description": "stored" } } } } } }
+            """;
+        var drafted = OpenApiDraft.Read(openApi, "notes.json").ToDictionary(r => r.Name);
+
+        var note = drafted["addNote"];
+        Assert.Equal(("text", "txt", 201), (note.Body, note.BodyExtension, note.Status));
+        Assert.Equal(new[] { KeyValuePair.Create("Accept", "application/json, text/plain"), KeyValuePair.Create("Content-Type", "text/plain") }, note.Headers);
+        var blob = drafted["putBlob"];
+        Assert.Equal(("text", "bin"), (blob.Body, blob.BodyExtension));
+        Assert.Equal(new[] { KeyValuePair.Create("Content-Type", "application/octet-stream") }, blob.Headers); // no documented answer type: no Accept
     }
 
     [Fact]

@@ -25,7 +25,7 @@ public static class ScenarioCommand
         {
             CommandLine.One("--wsdl", "URL|FILE", "The WCF service's WSDL (e.g. http://host/Service.svc?singleWsdl)."),
             CommandLine.One("--openapi", "URL|FILE", "The Web API's OpenAPI 3.x or Swagger 2.0 document, in JSON or YAML."),
-            CommandLine.One("--map", "FILE", "A JSON object pairing operations whose names differ: {\"WsdlOperation\": \"openapiOperationId\"}."),
+            CommandLine.One("--map", "FILE", "A JSON object pairing operations whose names differ: {\"WsdlOperation\": \"openapiOperationId\"} (or \"POST /api/path\"); an operation of either document mapped to null is left out."),
             CommandLine.One("--wcf-target", "NAME", "The target the SOAP requests are for. Default: wcf-classic."),
             CommandLine.One("--rest-target", "NAME", "The target the REST requests are for. Default: webapi-selfhost."),
             CommandLine.One("--out", "FILE", "The scenario file to write; bodies go in a folder beside it of the same name. Default: draft.json."),
@@ -45,7 +45,7 @@ public static class ScenarioCommand
         if (soapTarget == restTarget) throw Usage($"--wcf-target and --rest-target are both '{soapTarget}'; name two targets");
         var output = options.Value("--out") ?? "draft.json";
         if (File.Exists(output) && !options.Flag("--force")) throw Usage($"{output} exists (an edited draft?); give another --out, or --force to overwrite it");
-        var map = options.Value("--map") is string mapFile ? ReadMap(mapFile) : new Dictionary<string, string>();
+        var map = options.Value("--map") is string mapFile ? ReadMap(mapFile) : new Dictionary<string, string?>();
 
         try
         {
@@ -92,12 +92,12 @@ public static class ScenarioCommand
         { throw new DraftException($"cannot read {source}: {e.Message}"); }
     }
 
-    private static Dictionary<string, string> ReadMap(string file)
+    private static Dictionary<string, string?> ReadMap(string file)
     {
-        try { return JsonSerializer.Deserialize<Dictionary<string, string>>(File.ReadAllText(file)) ?? throw new JsonException("null"); }
+        try { return JsonSerializer.Deserialize<Dictionary<string, string?>>(File.ReadAllText(file)) ?? throw new JsonException("null"); }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or ArgumentException)
         { throw Usage($"--map {file}: cannot read it: {e.Message}"); }
         catch (JsonException)
-        { throw Usage($"--map {file}: expected a JSON object of WSDL operation names to OpenAPI operationIds, e.g. {{\"PlaceOrder\": \"createOrder\"}}"); }
+        { throw Usage($"--map {file}: expected a JSON object of WSDL operation names to OpenAPI operationIds (or null, to leave one out), e.g. {{\"PlaceOrder\": \"createOrder\", \"health\": null}}"); }
     }
 }

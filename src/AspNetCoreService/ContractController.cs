@@ -1,7 +1,9 @@
+using System.IO;
 using System.Text;
 using System.Threading.Tasks;
 using Comparator.Contracts;
 using Comparator.KestrelHosting;
+using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Mvc;
 
 namespace Comparator.AspNetCoreService;
@@ -11,15 +13,21 @@ namespace Comparator.AspNetCoreService;
 /// defaults differ by result type: a string returned through the output formatters goes out
 /// chunked, so the time text sets its Content-Length itself; the JSON formatter buffers and sets
 /// it; File() sets it for bytes; the stream echo starts the response with no length: chunked.
+/// The OpenAPI document (/openapi/v1.json) takes each operationId from the route's name, each answer
+/// from [ProducesResponseType], and what an action reads itself from [ReadsBody] and [ReadsQuery].
 /// </summary>
 [ApiController]
 public sealed class ContractController : ControllerBase
 {
-    [HttpGet(Routes.Time)]
+    [HttpGet(Routes.Time, Name = "time")]
+    [ProducesResponseType<string>(StatusCodes.Status200OK, "text/plain")]
     public ContentResult Time() => Text(TimeText.Now(), ContentTypes.Text);
 
     /// <summary>Through MVC's output formatter (Newtonsoft.Json), which buffers the body and so sends a Content-Length.</summary>
-    [HttpGet(Routes.Json)]
+    [HttpGet(Routes.Json, Name = "json")]
+    [ReadsQuery(Routes.JsonItemsParameter, Minimum = 0, Maximum = JsonSample.MaxItems, Default = JsonSample.DefaultItems)]
+    [ProducesResponseType<SampleItem[]>(StatusCodes.Status200OK, "application/json")]
+    [ProducesResponseType<ProblemDetails>(StatusCodes.Status400BadRequest, "application/problem+json")] // [ApiController] makes BadRequest() one
     public IActionResult Json()
     {
         // Read raw, not model-bound: binding turns "?items=" into null, the default count, where the contract answers 400.
@@ -28,14 +36,20 @@ public sealed class ContractController : ControllerBase
         return Ok(JsonSample.Create(count));
     }
 
-    [HttpPost(Routes.Echo)]
+    [HttpPost(Routes.Echo, Name = "echo")]
+    [ReadsBody(ContentTypes.Binary)]
+    [ProducesResponseType<Stream>(StatusCodes.Status200OK, ContentTypes.Binary)]
+    [ProducesResponseType(typeof(void), StatusCodes.Status413PayloadTooLarge)]
     public async Task<IActionResult> Echo()
     {
         if (ContractBodies.RefuseOversize(HttpContext)) return new EmptyResult();
         return File(await ContractBodies.ReadAsync(Request), ContentTypes.Binary);
     }
 
-    [HttpPut(Routes.StreamEcho)]
+    [HttpPut(Routes.StreamEcho, Name = "streamEcho")]
+    [ReadsBody(ContentTypes.Binary)]
+    [ProducesResponseType<Stream>(StatusCodes.Status200OK, ContentTypes.Binary)]
+    [ProducesResponseType(typeof(void), StatusCodes.Status413PayloadTooLarge)]
     public async Task StreamEcho()
     {
         if (ContractBodies.RefuseOversize(HttpContext)) return;

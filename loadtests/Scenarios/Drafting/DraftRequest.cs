@@ -14,6 +14,9 @@ public sealed record DraftRequest(
     /// <summary>The service's base URL ("http://old:8080") where the document names it (soap:address, OpenAPI's server), else null.</summary>
     public string? Origin { get; init; }
 
+    /// <summary>"POST /api/echo" (the document's path template) for a REST operation, which --map may name it by; null for SOAP.</summary>
+    public string? Route { get; init; }
+
     /// <summary>The name pairing compares: lower case, letters and digits only ("GetOrder", "getOrder", "get_order" alike).</summary>
     public string Key => PairingKey(Name);
 

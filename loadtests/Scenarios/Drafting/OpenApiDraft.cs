@@ -29,11 +29,13 @@ public static class OpenApiDraft
                 var parameters = (pathItem.Parameters ?? []).Concat(operation.Parameters ?? []).ToList();
                 var path = prefix.TrimEnd('/') + Fill(template, parameters);
                 var body = Body(operation);
-                var headers = new List<KeyValuePair<string, string>> { new("Accept", "application/json") };
-                if (body is not null) headers.Add(new("Content-Type", "application/json"));
+                var status = SuccessStatus(operation);
+                var headers = new List<KeyValuePair<string, string>>();
+                if (Accept(operation, status) is string accept) headers.Add(new("Accept", accept));
+                if (body is not null) headers.Add(new("Content-Type", body.Value.ContentType));
                 var name = operation.OperationId ?? method.Method.ToLowerInvariant() + template;
-                requests.Add(new DraftRequest(name, method.Method, path, headers, body, "json", SuccessStatus(operation), null)
-                    { Origin = server?.GetLeftPart(UriPartial.Authority) });
+                requests.Add(new DraftRequest(name, method.Method, path, headers, body?.Text, body?.Extension ?? "json", status, null)
+                    { Origin = server?.GetLeftPart(UriPartial.Authority), Route = $"{method.Method} {prefix.TrimEnd('/')}{template}" });
             }
         }
         return requests;
@@ -90,13 +92,32 @@ public static class OpenApiDraft
         return query.Count == 0 ? path : path + "?" + string.Join('&', query);
     }
 
-    /// <summary>A sample JSON body from the request body's JSON content (else its first); null when the operation takes none.</summary>
-    private static string? Body(OpenApiOperation operation)
+    /// <summary>
+    /// A sample body of the request body's JSON content (else its first), sent as that media type: JSON
+    /// from the schema, or for any other type the sample as text ("text" for a string or binary schema,
+    /// as the service's own echo of raw bytes expects); null when the operation takes none.
+    /// </summary>
+    private static (string Text, string ContentType, string Extension)? Body(OpenApiOperation operation)
     {
         var content = operation.RequestBody?.Content;
-        var media = content?.FirstOrDefault(c => c.Key.Contains("json", StringComparison.OrdinalIgnoreCase)).Value ?? content?.Values.FirstOrDefault();
+        if (content is null || content.Count == 0) return null;
+        var (type, media) = content.FirstOrDefault(c => IsJson(c.Key)) is { Key: not null } json ? json : content.First();
         if (media?.Schema is not IOpenApiSchema schema) return null;
-        return (JsonSchemaSample.Sample(schema, 0) ?? JsonValue.Create("text"))!.ToJsonString(ScenarioDraft.Readable) + "\n";
+        var sample = JsonSchemaSample.Sample(schema, 0) ?? JsonValue.Create("text");
+        // A range ("*/*", "application/*+json") is no type to send: JSON or bytes, then.
+        var sent = !type.Contains('*') ? type : IsJson(type) ? "application/json" : "application/octet-stream";
+        if (IsJson(type)) return (sample.ToJsonString(ScenarioDraft.Readable) + "\n", sent, "json");
+        var text = sample is JsonValue v && v.TryGetValue<string>(out var s) ? s : sample.ToJsonString(ScenarioDraft.Readable);
+        return (text, sent, sent.StartsWith("text/", StringComparison.OrdinalIgnoreCase) ? "txt" : sent.Contains("xml", StringComparison.OrdinalIgnoreCase) ? "xml" : "bin");
+    }
+
+    private static bool IsJson(string mediaType) => mediaType.Contains("json", StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>The media types the success answer is documented in ("text/plain"; JSON first), or null where it documents none.</summary>
+    private static string? Accept(OpenApiOperation operation, int status)
+    {
+        var types = operation.Responses?.GetValueOrDefault(status.ToString(CultureInfo.InvariantCulture))?.Content?.Keys.OrderBy(t => IsJson(t) ? 0 : 1).ToList();
+        return types is { Count: > 0 } ? string.Join(", ", types) : null;
     }
 
     private static int SuccessStatus(OpenApiOperation operation) =>

@@ -10,8 +10,8 @@ namespace Comparator.Scenarios.Drafting;
 /// A scenario file drafted from the operations of a WSDL and an OpenAPI document: an operation of
 /// each paired by name (letters and digits, any case) or through a map becomes one scenario operation
 /// with a request per target; an operation left unpaired is still written, asked of its own target
-/// only, and named in the file's leading comment. The sample bodies go beside the file, in a folder
-/// named as it is.
+/// only, and named in the file's leading comment; one the map sends to null is not written. The
+/// sample bodies go beside the file, in a folder named as it is.
 /// </summary>
 public sealed class ScenarioDraft
 {
@@ -25,28 +25,43 @@ public sealed class ScenarioDraft
     /// <summary>The operations asked of one target only while both documents were given.</summary>
     public IEnumerable<Pair> Unpaired => Operations.Where(p => p.Soap is null || p.Rest is null);
 
-    /// <param name="map">WSDL operation → OpenAPI operationId, for names that differ</param>
-    public static ScenarioDraft Pairs(IReadOnlyList<DraftRequest> soap, IReadOnlyList<DraftRequest> rest, IReadOnlyDictionary<string, string> map)
+    /// <summary>The operations --map left out (mapped to null), as the map names them.</summary>
+    public IReadOnlyList<string> LeftOut { get; init; } = [];
+
+    /// <param name="map">WSDL operation → OpenAPI operation (its operationId, or "METHOD /path"), for names that differ; an operation of either document → null, to leave it out</param>
+    public static ScenarioDraft Pairs(IReadOnlyList<DraftRequest> soap, IReadOnlyList<DraftRequest> rest, IReadOnlyDictionary<string, string?> map)
     {
-        var byKey = map.ToDictionary(m => DraftRequest.PairingKey(m.Key), m => m.Value);
+        var kept = soap.ToList();
         var left = rest.ToList();
+        var leftOut = new List<string>();
+        foreach (var name in map.Where(m => m.Value is null).Select(m => m.Key))
+        {
+            var removed = kept.RemoveAll(s => s.Key == DraftRequest.PairingKey(name)) + (Find(left, name) is { } r && left.Remove(r) ? 1 : 0);
+            if (removed == 0) throw new DraftException($"--map leaves out '{name}', which is no operation of the WSDL or the OpenAPI document");
+            leftOut.Add(name);
+        }
+        var byKey = map.Where(m => m.Value is not null).ToDictionary(m => DraftRequest.PairingKey(m.Key), m => m.Value!);
         var pairs = new List<Pair>();
-        foreach (var s in soap)
+        foreach (var s in kept)
         {
             DraftRequest? match;
             var mapped = byKey.TryGetValue(s.Key, out var target);
             if (mapped)
-                match = left.FirstOrDefault(r => r.Name == target) ?? left.FirstOrDefault(r => r.Key == DraftRequest.PairingKey(target!))
-                        ?? throw new DraftException($"--map pairs {s.Name} with '{target}', which is no (unpaired) operation of the OpenAPI document");
+                match = Find(left, target!) ?? throw new DraftException($"--map pairs {s.Name} with '{target}', which is no (unpaired) operation of the OpenAPI document");
             else match = left.FirstOrDefault(r => r.Key == s.Key);
             if (match is not null) left.Remove(match);
             pairs.Add(new Pair(s.Name, s, match, mapped));
         }
-        var unknown = byKey.Keys.FirstOrDefault(k => soap.All(s => s.Key != k));
+        var unknown = byKey.Keys.FirstOrDefault(k => kept.All(s => s.Key != k));
         if (unknown is not null) throw new DraftException($"--map names '{map.First(m => DraftRequest.PairingKey(m.Key) == unknown).Key}', which is no operation of the WSDL");
         pairs.AddRange(left.Select(r => new Pair(r.Name, null, r, false)));
-        return new ScenarioDraft { Operations = Unique(pairs) };
+        return new ScenarioDraft { Operations = Unique(pairs), LeftOut = leftOut };
     }
+
+    /// <summary>The REST operation a map names: by its name exactly, else by its pairing key, else by its "METHOD /path".</summary>
+    private static DraftRequest? Find(List<DraftRequest> rest, string name) =>
+        rest.FirstOrDefault(r => r.Name == name) ?? rest.FirstOrDefault(r => r.Key == DraftRequest.PairingKey(name))
+        ?? rest.FirstOrDefault(r => r.Route is not null && DraftRequest.PairingKey(r.Route) == DraftRequest.PairingKey(name));
 
     /// <summary>Names a scenario takes (letters, digits, -_.), unique.</summary>
     private static List<Pair> Unique(List<Pair> pairs)
@@ -87,9 +102,10 @@ public sealed class ScenarioDraft
         var byMap = Operations.Where(p => p.Mapped && p.Rest is not null).Select(p => $"{p.Soap!.Name} = {p.Rest!.Name}").ToList();
         if (byName.Count > 0) yield return "Paired by name: " + string.Join(", ", byName) + ".";
         if (byMap.Count > 0) yield return "Paired by --map: " + string.Join(", ", byMap) + ".";
+        if (LeftOut.Count > 0) yield return "Left out by --map: " + string.Join(", ", LeftOut) + ".";
         if (bothGiven && Unpaired.Any())
         {
-            yield return "Unpaired, asked of one target only (run and verify ask every operation of every target: pair them with --map, or delete them):";
+            yield return "Unpaired, asked of one target only (run and verify ask every operation of every target: pair them or leave them out with --map, or delete them):";
             yield return "  " + UnpairedList(soapTarget, restTarget);
         }
     }

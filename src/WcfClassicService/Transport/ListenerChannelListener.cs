@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Concurrent;
+using System.Collections.Generic;
 using System.Net;
 using System.ServiceModel.Channels;
 using System.Threading;
@@ -36,6 +37,7 @@ namespace Comparator.WcfClassicService.Transport
 
         public MessageEncoder Encoder { get; }
         public ServiceOptions Options => _element.Options;
+        public Lazy<IReadOnlyDictionary<string, byte[]>>? Documents => _element.Documents;
         public long MaxBodyBytes => _element.MaxReceivedMessageSize;
         public ManualResetEventSlim AllChannelsAccepted { get; } = new ManualResetEventSlim();
         public override Uri Uri => _uri;

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.ServiceModel;
 using System.ServiceModel.Channels;
 using System.Threading;
@@ -50,6 +51,11 @@ namespace Comparator.WcfClassicService.Transport
                 if (request == null) return null;
                 try
                 {
+                    if (_listener.Documents != null && request.DocumentQuery() is string query)
+                    {
+                        AnswerDocument(request, _listener.Documents, query);
+                        continue;
+                    }
                     var refusal = request.SoapRefusal(_listener.Encoder);
                     if (refusal != null)
                     {
@@ -65,6 +71,16 @@ namespace Comparator.WcfClassicService.Transport
                     ReplyWriter.Finish(request.Context.Response, System.Net.HttpStatusCode.BadRequest);
                 }
             }
+        }
+
+        /// <summary>A GET of a published document: the document, 404 for one not published, 500 when making them failed.</summary>
+        private static void AnswerDocument(PendingRequest request, Lazy<IReadOnlyDictionary<string, byte[]>> documents, string query)
+        {
+            byte[]? document;
+            try { documents.Value.TryGetValue(query, out document); }
+            catch (Exception) { ReplyWriter.Finish(request.Context.Response, System.Net.HttpStatusCode.InternalServerError); return; }
+            if (document != null) ReplyWriter.Document(request.Context.Response, document);
+            else ReplyWriter.Finish(request.Context.Response, System.Net.HttpStatusCode.NotFound);
         }
 
         public void Send(Message message) => Send(message, DefaultSendTimeout);

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.ServiceModel.Channels;
 using System.Threading;
 using Comparator.Contracts;
@@ -38,6 +39,14 @@ namespace Comparator.WcfClassicService.Transport
 
         internal ServiceOptions Options => _shared.Options;
 
+        /// <summary>
+        /// Documents answered to a GET of this address by their query ("wsdl", "xsd=xsd0"; see
+        /// <see cref="PendingRequest.DocumentQuery"/>), as WCF's own HTTP transport hands such a GET to
+        /// ServiceMetadataBehavior's endpoint; made on the first such GET, as that behavior makes them;
+        /// null for none. Set before the host opens.
+        /// </summary>
+        public Lazy<IReadOnlyDictionary<string, byte[]>>? Documents { get => _shared.Documents; set => _shared.Documents = value; }
+
         public override BindingElement Clone() => new ListenerTransportBindingElement(this);
 
         public override bool CanBuildChannelListener<TChannel>(BindingContext context) => typeof(TChannel) == typeof(IDuplexChannel);
@@ -65,6 +74,7 @@ namespace Comparator.WcfClassicService.Transport
             public Shared(ServiceOptions options) => Options = options;
             public ServiceOptions Options { get; }
             public volatile ListenerChannelListener? Listener;
+            public Lazy<IReadOnlyDictionary<string, byte[]>>? Documents;
         }
     }
 }

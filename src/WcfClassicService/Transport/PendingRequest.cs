@@ -102,6 +102,19 @@ namespace Comparator.WcfClassicService.Transport
             return null;
         }
 
+        /// <summary>
+        /// The query of a GET for a published document, as WCF's metadata addresses have it ("wsdl",
+        /// "wsdl=wsdl0", "xsd=xsd0", any case), or null for any other request.
+        /// </summary>
+        public string? DocumentQuery()
+        {
+            if (Context.Request.HttpMethod != "GET") return null;
+            var query = Context.Request.Url.Query.TrimStart('?');
+            return query.Equals("wsdl", StringComparison.OrdinalIgnoreCase)
+                   || query.StartsWith("wsdl=", StringComparison.OrdinalIgnoreCase)
+                   || query.StartsWith("xsd=", StringComparison.OrdinalIgnoreCase) ? query : null;
+        }
+
         /// <summary>SOAPAction is a quoted string ("urn:x/y"); some clients send it bare.</summary>
         private static string? Unquote(string? value)
         {

@@ -95,6 +95,23 @@ namespace Comparator.WcfClassicService.Transport
 
         private static bool IsSoap(MessageEncoder encoder) => encoder.MessageVersion.Envelope != EnvelopeVersion.None;
 
+        /// <summary>A published document (the WSDL at ?wsdl, a schema at ?xsd=xsd0): XML, with a Content-Length, as WCF serves them.</summary>
+        public static void Document(HttpListenerResponse response, byte[] document)
+        {
+            try
+            {
+                response.StatusCode = (int)HttpStatusCode.OK;
+                response.ContentType = "text/xml; charset=UTF-8";
+                response.ContentLength64 = document.Length;
+                response.OutputStream.Write(document, 0, document.Length);
+                response.Close();
+            }
+            catch (Exception)
+            {
+                Abort(response);
+            }
+        }
+
         /// <summary>413 before the body is read; the unread body stays on the socket, so the connection closes.</summary>
         public static void RefuseTooLarge(HttpListenerResponse response)
         {
