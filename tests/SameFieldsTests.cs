@@ -88,6 +88,17 @@ public sealed class SameFieldsTests : IDisposable
         Assert.NotNull(AnswerRules.Check(new Expectation(Array.Empty<int>(), rule), 200, Encoding.UTF8.GetBytes("""{"b":[2,1],"a":1}"""), soap, "rest"));
     }
 
+    [Fact]
+    public void A_plain_answer_is_one_value_read_whole_with_the_path_dollar()
+    {
+        var rule = Rule("""{ "as": "wcf", "fields": { "echo": { "wcf": "//*[local-name()='EchoResult']", "rest": "$" } } }""");
+        var soap = Encoding.UTF8.GetBytes("""<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><EchoResponse xmlns="urn:comparator"><EchoResult>text</EchoResult></EchoResponse></s:Body></s:Envelope>""");
+        Assert.Null(AnswerRules.Check(new Expectation(Array.Empty<int>(), rule), 200, Encoding.UTF8.GetBytes("text"), soap, "rest"));
+        Assert.Equal("field echo differs: rest's $ is \"texts\", wcf's is \"text\"", AnswerRules.Check(new Expectation(Array.Empty<int>(), rule), 200, Encoding.UTF8.GetBytes("texts"), soap, "rest"));
+        var deeper = Rule("""{ "as": "wcf", "fields": { "echo": { "wcf": "//*[local-name()='EchoResult']", "rest": "$.text" } } }""");
+        Assert.StartsWith("rest's answer is not JSON", AnswerRules.Check(new Expectation(Array.Empty<int>(), deeper), 200, Encoding.UTF8.GetBytes("text"), soap, "rest"));
+    }
+
     [Theory]
     [InlineData("""{ "fields": { "id": { "json": "$.id" } } }""", "$.operations[0].expect.body.same-fields.as: expected the name of the target")]
     [InlineData("""{ "as": "wcf", "fields": { } }""", "same-fields.fields: expected one or more fields")]

@@ -11,7 +11,8 @@ namespace Comparator.Scenarios;
 /// and names the first that differs. XPath is .NET's own (System.Xml.XPath); JSONPath is
 /// Newtonsoft.Json's SelectTokens, so neither language is reimplemented here. A value is text: an
 /// XML node's string value (trimmed), a JSON scalar as written (a string without its quotes), an
-/// object or array as compact JSON. Two values are equal as text, or as numbers when both are numbers
+/// object or array as compact JSON; an answer that is neither XML nor JSON (text/plain, octet-stream) is
+/// one value, its whole text, read with the path "$". Two values are equal as text, or as numbers when both are numbers
 /// (42.50 in XML is 42.5 in JSON), or as booleans whatever their case (true, True), or as JSON values
 /// when both are a JSON object or array.
 /// </summary>
@@ -32,7 +33,11 @@ public static class FieldValues
         }
         catch (Exception e) when (e is XmlException or JsonException)
         {
-            return new Extracted(Array.Empty<IReadOnlyList<string>?>(), $"{target}'s answer is not {(isXml ? "XML" : "JSON")}: {e.Message}");
+            // A plain answer (text/plain, octet-stream) is one value, its whole text, named by the path "$" alone.
+            if (isXml || rule.Fields.Any(f => f.For(target, false)?.Path != "$"))
+                return new Extracted(Array.Empty<IReadOnlyList<string>?>(), $"{target}'s answer is not {(isXml ? "XML" : "JSON")}: {e.Message}" +
+                                                                           (isXml ? "" : " (a plain answer is compared whole, with the path \"$\")"));
+            json = new JValue(System.Text.Encoding.UTF8.GetString(body));
         }
         var values = new List<IReadOnlyList<string>?>();
         foreach (var field in rule.Fields)
