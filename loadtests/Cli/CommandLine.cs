@@ -55,6 +55,7 @@ public static class CommandLine
             TargetsCommand.Define(),
             PayloadsCommand.Define(),
             ScenarioCommand.Define(),
+            CapacityCommand.Define(),
         };
         // Piped help (tests, the README) wraps at a fixed width; a terminal's help at the terminal's.
         if (Console.IsOutputRedirected && root.Options.OfType<HelpOption>().FirstOrDefault()?.Action is HelpAction help)

@@ -68,8 +68,12 @@ public static partial class Charts
     /// <remarks>The title names the servers' cores: the answer can flip with them.</remarks>
     internal static Chart Make(RunResult run, IReadOnlyList<CellResult> cells, string name, string title, Plot plot, string note)
     {
-        title = $"{title}, {CoreParts.Short(run.Spec)}";
-        var subtitle = Subtitle(run, cells) + "\n" + note;
+        return Decorated(name, $"{title}, {CoreParts.Short(run.Spec)}", Subtitle(run, cells) + "\n" + note, plot);
+    }
+
+    /// <summary>A chart with its title and subtitle drawn on the image, so a PNG on its own still says what it shows.</summary>
+    internal static Chart Decorated(string name, string title, string subtitle, Plot plot)
+    {
         plot.Axes.Title.Label.Text = title;
         plot.Axes.Title.Label.FontSize = 16;
         plot.Axes.Title.Label.Bold = true;
@@ -94,6 +98,9 @@ public static partial class Charts
         var driver = s.Drivers.FirstOrDefault()?.Name ?? "?";
         var drivers = s.Drivers.Count > 1 ? $"driver {driver} (first of {s.Drivers.Count})" : $"driver {driver}";
         return string.Create(CultureInfo.InvariantCulture,
-            $"{string.Join(", ", endpoints)} · concurrency {string.Join(", ", concurrency)} · {drivers} · keep-alive {(s.KeepAlive ? "on" : "off")} · {s.Machine.CpuModel}, {s.Machine.LogicalCores} logical cores, {s.Machine.OperatingSystem}");
+            $"{string.Join(", ", endpoints)} · concurrency {string.Join(", ", concurrency)} · {drivers} · keep-alive {(s.KeepAlive ? "on" : "off")} · {Machine(s.Machine)}");
     }
+
+    /// <summary>"AMD EPYC …, 2 logical cores, Linux …": the machine a chart's figures came from.</summary>
+    internal static string Machine(MachineInfo m) => $"{m.CpuModel}, {m.LogicalCores} logical cores, {m.OperatingSystem}";
 }

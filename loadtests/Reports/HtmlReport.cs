@@ -15,15 +15,7 @@ public sealed class HtmlReport : IExporter
     public string Render(RunReport report)
     {
         var run = report.Run;
-        var html = new StringBuilder();
-        html.Append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Comparator run ")
-            .Append(E(run.StartedAt.ToString("u", CultureInfo.InvariantCulture))).Append("</title><style>")
-            .Append("body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0;font-size:13px}")
-            .Append("th,td{border:1px solid #ccc;padding:3px 6px;text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}")
-            .Append("td.flag{background:#fff3cd;font-weight:bold}.partial{color:#b00;font-weight:bold}figure{margin:1.5em 0}")
-            .Append("figcaption{font-weight:bold;margin-bottom:.3em}")
-            .Append(VerdictRenderer.Css)
-            .Append("</style></head><body>");
+        var html = Head("Comparator run " + run.StartedAt.ToString("u", CultureInfo.InvariantCulture), VerdictRenderer.Css);
         html.Append("<h1>Comparator run</h1>");
         if (run.Partial) html.Append("<p class=\"partial\">PARTIAL: the run was stopped before the end.</p>");
         html.Append(VerdictRenderer.ToHtml(report.Verdict));
@@ -44,12 +36,25 @@ public sealed class HtmlReport : IExporter
 
     private static void Charts(StringBuilder html, RunReport report)
     {
-        foreach (var chart in report.Charts)
-        {
-            var svg = chart.Svg();
-            svg = svg[svg.IndexOf("<svg", StringComparison.Ordinal)..]; // drop the XML declaration inside HTML
-            html.Append("<figure id=\"chart-").Append(chart.Name).Append("\"><figcaption>").Append(E(chart.Title)).Append("</figcaption>").Append(svg).Append("</figure>");
-        }
+        foreach (var chart in report.Charts) Figure(html, chart);
+    }
+
+    /// <summary>The page's head and its style (every page of the comparator looks alike), the body opened.</summary>
+    internal static StringBuilder Head(string title, string extraCss = "") => new StringBuilder()
+        .Append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>").Append(E(title)).Append("</title><style>")
+        .Append("body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0;font-size:13px}")
+        .Append("th,td{border:1px solid #ccc;padding:3px 6px;text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}")
+        .Append("td.flag{background:#fff3cd;font-weight:bold}.partial{color:#b00;font-weight:bold}figure{margin:1.5em 0}")
+        .Append("figcaption{font-weight:bold;margin-bottom:.3em}")
+        .Append(extraCss)
+        .Append("</style></head><body>");
+
+    /// <summary>A chart inline, as SVG with its title as the caption.</summary>
+    internal static void Figure(StringBuilder html, Chart chart)
+    {
+        var svg = chart.Svg();
+        svg = svg[svg.IndexOf("<svg", StringComparison.Ordinal)..]; // drop the XML declaration inside HTML
+        html.Append("<figure id=\"chart-").Append(chart.Name).Append("\"><figcaption>").Append(E(chart.Title)).Append("</figcaption>").Append(svg).Append("</figure>");
     }
 
     private static string E(string text) => WebUtility.HtmlEncode(text);

@@ -23,7 +23,9 @@ namespace Comparator.MisbehavingService;
 /// milliseconds from A ms later until that pause ends: one stall, placed by the test, for the
 /// coordinated-omission check of the fixed-rate driver. `spin US` answers like KestrelService after
 /// spinning the CPU for US microseconds per request: a service made costlier on purpose by a known
-/// amount, the known gap the rule must find (and an A/A pair of it must not). In every mode a HEAD
+/// amount, the known gap the rule must find (and an A/A pair of it must not). `stall MS` holds every
+/// answer that comes due in the first MS milliseconds of each wall-clock second until that mark: a
+/// service that stalls once a second, whose tail no rate can keep under a tight objective. In every mode a HEAD
 /// of /api/time is answered as its GET would be, head only: 200, its Content-Type and Content-Length,
 /// no body (a real service answering HEAD, for scenarios that send one).
 /// </summary>
@@ -31,9 +33,9 @@ public static class Program
 {
     public static Task<int> Main(string[] args)
     {
-        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause" or "spin") || !int.TryParse(args[1], out var ms) || ms < 0)
+        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause" or "spin" or "stall") || !int.TryParse(args[1], out var ms) || ms < 0)
         {
-            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|pause MS | doctor N | spin US [--port N ...]");
+            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|pause|stall MS | doctor N | spin US [--port N ...]");
             return Task.FromResult(2);
         }
         var spin = args[0] == "spin";
@@ -41,6 +43,7 @@ public static class Program
         var block = args[0] == "block";
         var doctor = args[0] == "doctor";
         var pause = args[0] == "pause";
+        var stall = args[0] == "stall";
         var jsonAnswers = 0;
         long pauseFrom = long.MaxValue, pauseUntil = long.MaxValue; // Stopwatch timestamps
         return KestrelServiceHost.RunAsync("MisbehavingService", args.Skip(2).ToArray(), _ => { }, app =>
@@ -75,6 +78,12 @@ public static class Program
                     while (System.Diagnostics.Stopwatch.GetTimestamp() < until) Thread.SpinWait(20);
                 }
                 else if (block) Thread.Sleep(ms);
+                else if (stall)
+                {
+                    // Every answer due in the first MS ms of a wall-clock second waits for that mark: a stall once a second.
+                    var into = DateTime.UtcNow.Millisecond;
+                    if (into < ms) await Task.Delay(ms - into);
+                }
                 else if (!doctor) await Task.Delay(ms);
                 if (doctor && context.Request.Path == Routes.Json && Interlocked.Increment(ref jsonAnswers) > ms)
                 {
