@@ -91,6 +91,17 @@ public sealed class CapacityTests : IDisposable
         Assert.Null(verdict.Leader);
         Assert.Equal(3, verdict.Units);
         Assert.All(result.Cells, c => Assert.Equal(3, c.Summary!.Launches));
+
+        // The run directory renders again and diffs against itself: no regression claimed.
+        var directory = Directory.CreateDirectory(Path.Combine(_dir.FullName, "aa")).FullName;
+        CapacityReport.WriteInto(result, directory);
+        var (exit, markdown, _) = await ComparatorProcess.RunAsync("report", directory, "--format", "md");
+        Assert.Equal(0, exit);
+        Assert.StartsWith("# Capacity within p99<=20ms", markdown);
+        var (diffExit, diff, stderr) = await ComparatorProcess.RunAsync("diff", directory, Path.Combine(directory, CapacityResult.FileName));
+        Assert.True(diffExit is 0 or 3, $"exit {diffExit}\n{diff}\n{stderr}");
+        Assert.Contains("0 regression(s)", diff);
+        Assert.Contains("| kestrel.B | time c=10 |", diff);
     }
 
     [Theory]

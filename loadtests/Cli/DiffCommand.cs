@@ -63,6 +63,7 @@ public static class DiffCommand
         else
         {
             if (files.Count != 2) throw new UsageException("diff: needs BASE.json NEW.json, or RUN.json --from A --to B");
+            if (CapacityDiffOf(files, explicitThreshold, confidence) is int exit) return exit;
             var (baseRun, newRun) = (Load(files[0]), Load(files[1]));
             diff = RunDiff.BetweenRuns(baseRun, newRun, explicitThreshold ?? RecordedMinEffect(baseRun, newRun), "base", "new", confidence, explicitThreshold is not null);
         }
@@ -78,6 +79,22 @@ public static class DiffCommand
         }
         Console.Write(markdown);
         return ExitCode(diff);
+    }
+
+    /// <summary>Two capacity runs (capacity.json or their directories): their capacities compared; null when they are not both capacity runs.</summary>
+    private static int? CapacityDiffOf(IReadOnlyList<string> files, double? threshold, double confidence)
+    {
+        CapacityResult? a, b;
+        try { (a, b) = (CapacityReport.TryLoad(files[0]), CapacityReport.TryLoad(files[1])); }
+        catch (InvalidDataException e) { throw new IncomparableException(e.Message); }
+        if (a is null && b is null) return null;
+        if (a is null || b is null) throw new IncomparableException("diff: a capacity run (capacity.json) compares with another capacity run only");
+        CapacityDiff diff;
+        try { diff = CapacityDiff.Between(a, b, threshold ?? Math.Max((a.Spec.MinEffectPercent ?? 3) / 100, (b.Spec.MinEffectPercent ?? 3) / 100), confidence); }
+        catch (ArgumentException e) { throw new IncomparableException("diff: " + e.Message); }
+        if (diff.Rows.Count == 0) throw new IncomparableException("diff: no target and cell in common");
+        Console.Write(diff.Markdown());
+        return diff.HasRegression ? ExitCodes.Failed : diff.CannotJudge ? CannotJudge : ExitCodes.Success;
     }
 
     /// <summary>1 on a regression; 3 when the diff cannot judge (and did not gate on medians) or some req/s is not settled; else 0.</summary>

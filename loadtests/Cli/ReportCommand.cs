@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.IO;
 using Comparator.Reports;
+using Comparator.Results;
 
 namespace Comparator.Cli;
 
@@ -28,6 +29,7 @@ public static class ReportCommand
     {
         var file = options.Arguments("RESULTS.json").FirstOrDefault()
             ?? throw new UsageException("report: needs a results.json file: report RESULTS.json [--format html|md|csv|json|summary|console|charts] [--out FILE]");
+        if (CapacityReportFile(file, options) is int done) return done;
         // A run directory whose run died (a journal, no results.json) is rebuilt first, its files written there.
         var run = JournaledRun.RebuildIfDied(file) ?? DiffCommand.Load(file);
         var format = options.Value("--format") ?? "html";
@@ -36,6 +38,21 @@ public static class ReportCommand
         var report = new RunReport(run);
         var text = exporter.Render(report);
         if (options.Value("--charts") is string chartDirectory) ChartFiles.WriteInto(report.Charts, chartDirectory);
+        if (options.Value("--out") is string path) File.WriteAllText(path, text);
+        else Console.Write(text);
+        return ExitCodes.Success;
+    }
+
+    /// <summary>A capacity run (capacity.json, or its directory) rendered again; null when the file is not one.</summary>
+    private static int? CapacityReportFile(string file, ArgumentReader options)
+    {
+        CapacityResult? capacity;
+        try { capacity = CapacityReport.TryLoad(file); }
+        catch (InvalidDataException e) { throw new IncomparableException(e.Message); }
+        if (capacity is null) return null;
+        var format = options.Value("--format") ?? "html";
+        var text = CapacityReport.Render(capacity, format) ?? throw new UsageException($"report: a capacity run renders as html, md, json or console, not '{format}'");
+        if (options.Value("--charts") is string chartDirectory) ChartFiles.WriteInto(CapacityChart.Build(capacity).ToList(), chartDirectory);
         if (options.Value("--out") is string path) File.WriteAllText(path, text);
         else Console.Write(text);
         return ExitCodes.Success;

@@ -26,6 +26,24 @@ public static class CapacityReport
         return result;
     }
 
+    /// <summary>A capacity run's capacity.json, or the run directory holding one; null for anything else (a run's results).</summary>
+    public static CapacityResult? TryLoad(string path)
+    {
+        var file = Directory.Exists(path) ? Path.Combine(path, CapacityResult.FileName) : path;
+        if (!File.Exists(file) || !string.Equals(Path.GetFileName(file), CapacityResult.FileName, StringComparison.Ordinal)) return null;
+        return Deserialize(File.ReadAllText(file), file);
+    }
+
+    /// <summary>A capacity run as `report` renders it: html (the default), md, json or console.</summary>
+    public static string? Render(CapacityResult result, string format) => format switch
+    {
+        "html" => Html(result, CapacityChart.Build(result).ToList()),
+        "md" => Markdown(result),
+        "json" => Serialize(result),
+        "console" => Table(result).ToText() + "\n" + string.Join("\n", VerdictLines(result)) + "\n",
+        _ => null,
+    };
+
     /// <summary>capacity.json, capacity.md, report.html and charts/ into the directory.</summary>
     public static void WriteInto(CapacityResult result, string directory)
     {

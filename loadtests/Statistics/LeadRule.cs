@@ -108,8 +108,14 @@ public sealed record LeadRule(double Confidence, double MinEffect, double Equiva
     {
         var a = LaunchLogMeans(baseRepeats, metric);
         var b = LaunchLogMeans(newRepeats, metric);
-        whyNot = null;
         if (a is null || b is null) { whyNot = "no figure on both sides"; return null; }
+        return Independent(a, b, out whyNot);
+    }
+
+    /// <summary>new / base from each side's per-launch logs of a figure (a capacity per launch): Welch's t, one look.</summary>
+    public RatioInterval? Independent(IReadOnlyList<double> a, IReadOnlyList<double> b, out string? whyNot)
+    {
+        whyNot = null;
         if (a.Count < 2 || b.Count < 2) { whyNot = OneUnit; return null; }
         var (ma, va) = MeanVariance(a);
         var (mb, vb) = MeanVariance(b);

@@ -1,0 +1,68 @@
+using System.Text;
+using Comparator.Results;
+using Comparator.Statistics;
+
+namespace Comparator.Comparing;
+
+/// <summary>
+/// Capacities between two capacity runs (a migration's before and after, a regression test): per target
+/// and cell in both, new / base from each run's per-launch capacities (Welch's t over their logs, the
+/// runs being independent), judged by the lead rule with the threshold as its minimum effect: a capacity
+/// lower beyond it is a regression, higher an improvement; equivalent within the runs' margin; else not settled.
+/// </summary>
+public sealed record CapacityDiff(IReadOnlyList<CapacityDiff.Row> Rows, double Threshold, double Confidence, IReadOnlyList<string> Objectives)
+{
+    public sealed record Row(CellKey Key, double? Base, double? New, RatioInterval? Interval, string Outcome, string? Reason);
+
+    public bool HasRegression => Rows.Any(r => r.Outcome == RunDiff.Regression);
+    public bool CannotJudge => Rows.Any(r => r.Interval is null || r.Outcome == PairVerdicts.NotSettled);
+
+    public static CapacityDiff Between(CapacityResult baseRun, CapacityResult newRun, double threshold, double confidence)
+    {
+        if (!baseRun.Capacity.Objectives.SequenceEqual(newRun.Capacity.Objectives))
+            throw new ArgumentException($"the runs searched under different objectives ({string.Join(", ", baseRun.Capacity.Objectives)} against {string.Join(", ", newRun.Capacity.Objectives)}): their capacities answer different questions");
+        var rule = new LeadRule(confidence, threshold, (newRun.Spec.EquivalencePercent ?? LeadRule.DefaultEquivalence * 100) / 100);
+        var rows = new List<Row>();
+        foreach (var b in baseRun.Cells)
+        {
+            var n = newRun.Cells.FirstOrDefault(c => c.Key == b.Key);
+            if (n is null) continue;
+            var (before, after) = (Logs(b), Logs(n));
+            var interval = before.Count == 0 || after.Count == 0 ? null : rule.Independent(before, after, out var whyNot) is { } i ? i : null;
+            string? reason = null;
+            var outcome = PairVerdicts.NotSettled;
+            if (before.Count == 0 || after.Count == 0) reason = "no capacity on " + (before.Count == 0 ? "the base" : "the new") + " side: no rate held the objectives";
+            else if (interval is null) reason = LeadRule.OneUnit;
+            else outcome = rule.Decide(interval) switch
+            {
+                Outcome.Lower => RunDiff.Regression,
+                Outcome.Higher => RunDiff.Improvement,
+                Outcome.Equivalent => PairVerdicts.Equivalent,
+                _ => PairVerdicts.NotSettled,
+            };
+            rows.Add(new Row(b.Key, b.Summary?.Capacity, n.Summary?.Capacity, interval, outcome, reason));
+        }
+        return new CapacityDiff(rows, threshold, confidence, baseRun.Capacity.Objectives);
+    }
+
+    private static List<double> Logs(CapacityCell cell) => cell.Launches.Where(l => l.Held is > 0).Select(l => Math.Log(l.Held!.Value)).ToList();
+
+    public string Markdown()
+    {
+        var md = new StringBuilder();
+        md.AppendLine($"Capacity within {string.Join(" and ", Objectives)}: {Rows.Count(r => r.Outcome == RunDiff.Regression)} regression(s), " +
+                      $"{Rows.Count(r => r.Outcome == RunDiff.Improvement)} improvement(s), {Rows.Count(r => r.Outcome == PairVerdicts.Equivalent)} equivalent, " +
+                      $"{Rows.Count(r => r.Outcome == PairVerdicts.NotSettled)} not settled (threshold {Format.Percent(Threshold)}, {Format.Percent(Confidence)} intervals, Welch's t over launches)");
+        md.AppendLine();
+        md.AppendLine("| target | cell | base req/s | new req/s | new/base | interval | outcome |");
+        md.AppendLine("| --- | --- | ---: | ---: | ---: | --- | --- |");
+        foreach (var r in Rows)
+        {
+            var k = r.Key;
+            var cell = $"{k.Endpoint}{(k.SizeBytes > 0 ? " " + Contracts.PayloadCatalogue.SizeLabel(k.SizeBytes) : "")} c={k.Concurrency}" + (k.Cores is null or "shared" ? "" : " " + k.Cores);
+            md.AppendLine(string.Create(CultureInfo.InvariantCulture,
+                $"| {k.Target} | {cell} | {r.Base:0} | {r.New:0} | {(r.Interval is { } i ? Format.Ratio(i.Ratio) : "-")} | {(r.Interval is { } j ? $"{Format.Ratio(j.Low)}–{Format.Ratio(j.High)}" : "-")} | {r.Outcome}{(r.Reason is null ? "" : ": " + r.Reason)} |"));
+        }
+        return md.ToString();
+    }
+}
