@@ -4,6 +4,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Capacity;
 using Comparator.Cli;
+using Comparator.Results;
 using Xunit;
 
 namespace Comparator.Tests;
@@ -87,5 +88,56 @@ public sealed class CapacitySearchTests
         var e = Assert.Throws<UsageException>(() => LatencyObjective.Parse(raw));
         Assert.StartsWith("capacity: --objective", e.Message);
         Assert.Contains(expected, e.Message);
+    }
+}
+
+/// <summary>The capacity's summary over launches, the cores a rate takes, and the verdict between targets, on made-up searches.</summary>
+public sealed class CapacitySummaryTests
+{
+    private static CapacitySearchRecord Search(int launch, double held, double cpuSecondsPerWindow = 0.5)
+    {
+        // Steps at half, three quarters and all of the capacity held; 5% above it broke. One-second windows.
+        Comparator.Results.CapacityStepRecord Step(double rate, string? failure) =>
+            new(rate, failure, new double?[] { 10 }, ResultsTests.Window(rate, clientCpu: 0.3, serverCpu: cpuSecondsPerWindow * rate / held));
+        var steps = new[] { Step(held / 2, null), Step(held * 0.75, null), Step(held, null), Step(held * 1.05, "p90 31 ms over 20 ms") };
+        return new CapacitySearchRecord(launch, held * 2, steps, held, held * 1.05, 1, held * 3);
+    }
+
+    [Fact]
+    public void The_capacity_is_the_launches_geometric_mean_with_its_interval_and_the_cores_of_a_rate_come_from_the_nearest_step()
+    {
+        var launches = new[] { Search(0, 1000), Search(1, 1100), Search(2, 900) };
+
+        var s = CapacityAssembly.Summarize(launches, Comparator.Statistics.LeadRule.Default, atRate: 550)!;
+
+        Assert.Equal(Math.Exp((Math.Log(1000) + Math.Log(1100) + Math.Log(900)) / 3), s.Capacity!.Value, 6);
+        Assert.True(s.Low < 900 && s.High > 1100);
+        Assert.Equal(3, s.Launches);
+        Assert.Equal(500, s.ServerCpuUsPerRequest!.Value, 6); // the median launch (1000): 0.5 s of CPU for 1000 requests
+        // 550 req/s is nearest the 500, 550 and 450 req/s steps of the three launches: 0.25 s for 500 requests, 500 µs each.
+        Assert.Equal(550 * 500 / 1e6, s.CoresAtRate!.Value, 6);
+    }
+
+    [Fact]
+    public void A_target_whose_capacity_is_twice_the_baselines_in_every_launch_leads_and_one_that_holds_nothing_is_named()
+    {
+        CellKey Key(string target) => new(target, "time", 0, 100, "socket", null, "shared");
+        CapacityCell Cell(string target, params double[] held)
+        {
+            var launches = held.Select((h, i) => h > 0 ? Search(i, h) : new CapacitySearchRecord(i, 1000, new[]
+                { new Comparator.Results.CapacityStepRecord(500, "p90 800 ms over 20 ms", new double?[] { 800 }, ResultsTests.Window(500)) }, null, 1, 1, 1500)).ToList();
+            return new CapacityCell(Key(target), launches, CapacityAssembly.Summarize(launches, Comparator.Statistics.LeadRule.Default, null));
+        }
+        var cells = new[] { Cell("old", 1000, 1050, 980, 1020), Cell("new", 2010, 2100, 1950, 2060), Cell("twin", 990, 1060, 1000, 1010), Cell("stalls", 0, 0, 0, 0) };
+
+        var verdicts = Comparator.Comparing.CapacityVerdicts.Build(cells, "old", Comparator.Statistics.LeadRule.Default, new[] { "p90<=20ms" });
+
+        var faster = Assert.Single(verdicts, v => v.Other == "new");
+        Assert.Equal("new", faster.Leader);
+        Assert.InRange(faster.Ratio!.Value, 1.9, 2.1);
+        Assert.Null(Assert.Single(verdicts, v => v.Other == "twin").Leader);
+        var stalls = Assert.Single(verdicts, v => v.Other == "stalls");
+        Assert.Null(stalls.Leader);
+        Assert.Equal("p90<=20ms breaks at every rate tried on stalls while old holds it up to 1012 req/s", stalls.Reason);
     }
 }

@@ -44,7 +44,23 @@ public static class CapacityAssembly
         if (w.ElapsedSeconds > 0 && w.ClientCpuSeconds / w.ElapsedSeconds >= CellFlags.ClientBoundShare) notes.Add("client-bound at capacity: the driver may set the limit");
         if (w.OtherCores is double other && other >= CellFlags.ContendedCores(Environment.ProcessorCount)) notes.Add("contended: other processes used the cores at capacity");
         if (launches.Any(l => l.Held is not null && l.Broke is null)) notes.Add("held up to the ceiling in a launch: the capacity may be higher");
-        return new CapacitySummary(interval?.Ratio ?? median.Held, interval?.Low, interval?.High, held.Count, failedEverywhere,
-            cpuUs, cores, atRate is double r && cpuUs is double c ? r * c / 1e6 : null, notes.Count > 0 ? string.Join("; ", notes) : null);
+        var capacity = interval?.Ratio ?? median.Held!.Value;
+        var coresAt = atRate is double r ? CoresAt(r, held) : null;
+        if (atRate is double asked && asked > capacity) notes.Add(string.Create(CultureInfo.InvariantCulture, $"{asked:0} req/s is above the capacity: its cores are at the cost of the highest rate that held"));
+        return new CapacitySummary(capacity, interval?.Low, interval?.High, held.Count, failedEverywhere,
+            cpuUs, cores, coresAt, notes.Count > 0 ? string.Join("; ", notes) : null);
+    }
+
+    /// <summary>
+    /// Cores the server would need at a rate: the rate times the server's CPU per request measured at
+    /// the step that held nearest to it in each launch (the median of the launches), as CPU per request
+    /// changes with the rate (batching at high rates, idle wake-ups at low ones).
+    /// </summary>
+    private static double? CoresAt(double rate, IReadOnlyList<CapacitySearchRecord> launches)
+    {
+        var costs = launches.Select(l => l.Steps.Where(s => s.Failure is null && s.Window.ServerCpuUsPerRequest is not null)
+                .OrderBy(s => Math.Abs(Math.Log(s.Rate / rate))).FirstOrDefault()?.Window.ServerCpuUsPerRequest)
+            .OfType<double>().OrderBy(c => c).ToList();
+        return costs.Count == 0 ? null : rate * costs[(costs.Count - 1) / 2] / 1e6;
     }
 }

@@ -115,7 +115,7 @@ public static class CapacityReport
             $"at {Statistics.Format.Percent(result.Spec.Confidence ?? 0.99)}; server CPU µs/req and cores: at the median launch's highest step that held.",
             "The search: " + result.Capacity.Method + ".",
             $"Cores: the targets {CoreParts.Short(result.Spec)}; the driver ran on the same machine, so a capacity here includes the driver's share of the cores " +
-            "(the crank path in the README moves it elsewhere). Cores for a rate: the server's CPU per request at capacity times the rate.",
+            "(the crank path in the README moves it elsewhere). Cores for a rate: the rate times the server's CPU per request at the step that held nearest to it (the median launch's).",
             $"Machine: {Charts.Machine(result.Spec.Machine)}; {result.Spec.Launches} launch(es), steps of {result.Capacity.StepWarmupSeconds:0.##} s warm-up and {result.Capacity.StepSeconds:0.##} s window; " +
             "every step's window (rate asked, achieved, latency histogram, CPU) is in capacity.json.",
         };

@@ -49,7 +49,8 @@ public sealed record CapacityStepRecord(double Rate, string? Failure, IReadOnlyL
 /// <summary>
 /// A target's capacity in a cell over its launches: the geometric mean of the launches' capacities
 /// and its interval (Student's t over their logs); the server's CPU per request and cores busy at the
-/// highest step that held (the median launch's); the cores --at's rate would take at that cost.
+/// highest step that held (the median launch's); the cores --at's rate would take, at the CPU per
+/// request of the step that held nearest to that rate.
 /// </summary>
 /// <param name="Launches">launches with a capacity; <paramref name="FailedEverywhere"/> of them found none down to the floor</param>
 public sealed record CapacitySummary(double? Capacity, double? Low, double? High, int Launches, int FailedEverywhere,
