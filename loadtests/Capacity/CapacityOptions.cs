@@ -20,7 +20,7 @@ public sealed record CapacityOptions(RunOptions Run, IReadOnlyList<LatencyObject
     public static readonly TimeSpan DefaultStep = TimeSpan.FromSeconds(1.5);
 
     /// <summary>The ramp starts at this share of the closed-loop requests/s, which it may not pass by more than the ceiling's share.</summary>
-    public const double StartShare = 0.5, CeilingShare = 1.5;
+    public const double StartShare = 0.5, CeilingShare = 4;
 
     /// <summary>The lowest rate tried: a thousandth of the closed loop, at least 1 request/s.</summary>
     public static double Floor(double closedLoopRps) => Math.Max(1, closedLoopRps / 1000);
