@@ -111,6 +111,7 @@ public sealed class CapacityTests : IDisposable
     [InlineData("--driver", "wrk", "capacity: --driver does not apply here")]
     [InlineData("--precision", "80%", "capacity: --precision takes a percentage")]
     [InlineData("--at", "fast", "capacity: --at takes a rate in requests/s")]
+    [InlineData("--aa", "--targets=kestrel,minimal", "capacity: --aa takes one built target")]
     public async Task A_bad_option_is_one_line_and_exit_2_before_anything_starts(string option, string value, string expected)
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("capacity", option, value, "--out", _dir.FullName);

@@ -49,6 +49,7 @@ public static class CapacityCommand
         capacity.Options.Add(CommandLine.Many("--objective", "pP<=BOUND", $"A latency objective every step must hold, such as p90<=20ms or p99.9<=1s (from the intended send). Default: {CapacityOptions.DefaultObjective}."));
         capacity.Options.Add(CommandLine.One("--precision", "PERCENT", $"The search stops when the lowest rate that broke is within this share of the highest that held (0.5% to 50%). Default: {CapacityOptions.DefaultPrecision * 100:0}%."));
         capacity.Options.Add(CommandLine.One("--at", "REQ/S", "A rate whose cores each target would need, from its server CPU per request at capacity."));
+        capacity.Options.Add(CommandLine.Flag("--aa", "The A/A test: the one target of --targets against a second instance of itself (NAME.A, NAME.B), searched alike; any lead claimed is a false one."));
         capacity.Options.Add(CommandLine.One("--step", "DURATION", $"The measured window of each step. Default: {CapacityOptions.DefaultStep.TotalSeconds:0.#}s."));
         capacity.Options.Add(CommandLine.One("--step-warmup", "DURATION", $"Fixed-rate load before each step's window, not measured. Default: {CapacityOptions.DefaultStepWarmup.TotalSeconds:0.#}s."));
         capacity.SetAction(parse => RunAsync(parse));
@@ -84,7 +85,17 @@ public static class CapacityCommand
             Rule = run.Lead with { Design = null },
             Budget = null,
         };
+        if (a.Flag("--aa")) run = AgainstItself(run);
         return new CapacityOptions(run, objectives, objectiveTexts, precision, at, stepWarmup, step);
+    }
+
+    /// <summary>--aa: one built target as two instances, NAME.A the baseline, NAME.B against it (as calibrate pairs them for run).</summary>
+    private static RunOptions AgainstItself(RunOptions run)
+    {
+        if (run.Targets is not [{ Definition: not null } one])
+            throw new UsageException($"capacity: --aa takes one built target (--targets NAME), not {string.Join(", ", run.Targets.Select(t => t.Name))}");
+        var (a, b) = (one with { Name = one.Name + ".A" }, one with { Name = one.Name + ".B" });
+        return run with { Targets = new[] { a, b }, Unavailable = Array.Empty<TargetDefinition>(), BaselineTarget = a.Name };
     }
 
     public static async Task<int> RunAsync(ParseResult parse)
