@@ -34,6 +34,11 @@ public static class Program
             Console.Error.WriteLine("error: " + e.Message);
             return ExitCodes.BadArguments;
         }
+        catch (CheckoutMissingException e)
+        {
+            Console.Error.WriteLine("error: " + e.Message);
+            return ExitCodes.BadArguments;
+        }
         catch (LaunchException e)
         {
             Console.Error.WriteLine("error: " + e.Message);

@@ -47,6 +47,7 @@ public static class BenchDriverCommand
             if (reader.Value(passThrough) is string v) runArgs.AddRange(new[] { passThrough, v });
 
         var layout = BuildLayout.Discover();
+        layout.RequireCheckout("bench-driver");
         var options = RunOptionsParser.Parse(runArgs, layout);
         var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
         options.Pin?.PinThisProcess();

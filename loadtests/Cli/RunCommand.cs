@@ -65,7 +65,7 @@ public static class RunCommand
             CommandLine.One("--equivalence", "PERCENT", "The margin within which two figures are called equivalent: the 90% interval (two one-sided tests at 5%) must lie wholly inside it (0 to 50). Default: 5%."),
             CommandLine.One("--json-items", "N", $"Items in the json endpoint's response, 0 to {Contracts.JsonSample.MaxItems}. Default: {Contracts.JsonSample.DefaultItems}."),
             CommandLine.One("--baseline-target", "NAME", "The target the ratios divide by. Default: webapi, else webapi-selfhost, else the first target."),
-            CommandLine.One("--out", "DIR", "Where the run directory is written. Default: results/ in the repository."),
+            CommandLine.One("--out", "DIR", "Where the run directory is written. Default: results/ in the repository, or in the current directory outside one (installed as a .NET tool)."),
             CommandLine.One("--timeout", "DURATION", "Timeout of one request. Default: 30s."),
             CommandLine.Many("--driver", "NAME", "Load drivers: socket, httpclient, ab, wrk, or all; every cell is measured with each. Default: socket."),
             CommandLine.One("--pin", "SERVER:DRIVER", "CPU lists for the targets and for the driver, such as 0:1 or 0-1:2-3."),

@@ -35,7 +35,7 @@ public static class RunOptionsParser
     {
         var quick = a.Flag("--quick");
 
-        var (targets, unavailable) = Targets(a);
+        var (targets, unavailable) = Targets(a, layout);
         var endpoints = List(a.Value("--endpoints") ?? string.Join(',', Endpoints.All.Select(e => e.Name)))
             .Select(name => Endpoints.Find(name) ?? throw new UsageException(
                 $"run: unknown endpoint '{name}'; endpoints: {string.Join(", ", Endpoints.All.Select(e => e.Name))}"))
@@ -89,7 +89,7 @@ public static class RunOptionsParser
         if (Optional(a, "--rate") is not null && rates.Count > 0 && !drivers.Contains(Drivers.SocketDriver.DriverName))
             throw new UsageException($"run: --rate needs the socket driver (it alone sends at a constant rate); add --driver {Drivers.SocketDriver.DriverName}");
         var options = new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeats, jsonItems,
-            baseline, a.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results"), timeout,
+            baseline, a.Value("--out") ?? layout.ResultsDirectory, timeout,
             drivers, CpuPin.Parse(a.Value("--pin")),
             Optional(a, "--compare-to"), Percent("run", "--threshold", Optional(a, "--threshold") ?? "5%", 0, 100, example: "5%"), a.OnOff("--server-header"), firstWarmup, launches, rule,
             a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget, ServerCores(a.Value("--server-cores"), a.Value("--pin"), targets),
@@ -154,7 +154,7 @@ public static class RunOptionsParser
         foreach (var option in new[] { "--endpoints", "--sizes", "--json-items" })
             if (a.Value(option) is not null)
                 throw new UsageException($"run: {option} is for the contract's endpoints; with --scenario the file's operations (and their sizes) are the cells");
-        var scenario = Scenarios.ScenarioParser.Load(file, layout.PayloadDirectory);
+        var scenario = Scenarios.ScenarioParser.Load(layout.Resolve(file), layout.PayloadDirectory);
         Scenarios.ScenarioParser.CheckTargets(scenario, targets.Select(t => t.Name).ToList());
         return scenario;
     }
@@ -221,7 +221,7 @@ public static class RunOptionsParser
         return pids;
     }
 
-    private static (List<TargetPlan>, List<TargetDefinition>) Targets(ArgumentReader a)
+    private static (List<TargetPlan>, List<TargetDefinition>) Targets(ArgumentReader a, BuildLayout layout)
     {
         var external = (a.Defines("--target") ? a.Values("--target") : Array.Empty<string>()).Select(ExternalTarget.Parse).Select(t => new TargetPlan(t.Name, null, t.BaseUrl)).ToList();
         var builtList = a.Value("--targets");
@@ -229,6 +229,7 @@ public static class RunOptionsParser
         var unavailable = new List<TargetDefinition>();
         if (builtList is not null || external.Count == 0)
         {
+            layout.RequireCheckout(a.CommandName);
             // No --targets: the default pair (WCF against Web API); --targets all: every target that runs here.
             var error = "";
             var resolved = builtList is not null ? TargetCatalog.Resolve(builtList, out error) : TargetCatalog.DefaultRunTargets;

@@ -29,6 +29,7 @@ public static class ServeCommand
 
     public static async Task<int> RunAsync(ArgumentReader options)
     {
+        BuildLayout.Discover().RequireCheckout("serve");
         var targets = TargetCatalog.Resolve(options.Value("--targets"), out var error);
         if (error.Length > 0) throw new UsageException("serve: " + error);
         if (options.Value("--targets") is null)

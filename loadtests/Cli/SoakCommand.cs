@@ -36,6 +36,7 @@ public static class SoakCommand
     public static async Task<int> RunAsync(ArgumentReader options)
     {
         var layout = BuildLayout.Discover();
+        layout.RequireCheckout("soak");
         var duration = OptionValues.Duration("--duration", options.Value("--duration") ?? "10m", allowZero: false, command: "soak");
         var asked = options.PositiveLong("--concurrency") ?? 256;
         if (asked > 10_000) throw new UsageException($"soak: --concurrency takes a whole number from 1 to 10000, not '{asked}'");
@@ -47,7 +48,7 @@ public static class SoakCommand
         var sizes = (options.Value("--sizes") ?? RunOptionsParser.DefaultSizes)
             .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
             .Select(s => OptionValues.ReadPayload(s, layout.PayloadDirectory, command: "soak")).ToList();
-        var outDirectory = options.Value("--out") ?? Path.Combine(layout.RepositoryRoot, "results");
+        var outDirectory = options.Value("--out") ?? layout.ResultsDirectory;
         var tcpNoDelay = options.OnOff("--tcp-nodelay", absent: true);
         if (options.Value("--targets") is null)
             foreach (var missing in TargetCatalog.All.Where(t => !t.IsAvailable))

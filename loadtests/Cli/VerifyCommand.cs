@@ -39,6 +39,7 @@ public static class VerifyCommand
 
         if (options.Value("--targets") is not null || external.Count == 0)
         {
+            BuildLayout.Discover().RequireCheckout("verify");
             var targets = TargetCatalog.Resolve(options.Value("--targets"), out var error);
             if (error.Length > 0) throw new UsageException("verify: " + error);
             if (options.Value("--targets") is null)
@@ -67,12 +68,13 @@ public static class VerifyCommand
     private static async Task<int> ScenarioAsync(ArgumentReader options, string file)
     {
         var layout = BuildLayout.Discover();
-        var scenario = ScenarioParser.Load(file, layout.PayloadDirectory);
+        var scenario = ScenarioParser.Load(layout.Resolve(file), layout.PayloadDirectory);
         var external = options.Values("--target").Select(ExternalTarget.Parse).ToList();
         var insecure = options.Flag("--insecure");
         var targets = new List<TargetDefinition>();
         if (options.Value("--targets") is not null || external.Count == 0)
         {
+            layout.RequireCheckout("verify");
             targets.AddRange(TargetCatalog.Resolve(options.Value("--targets"), out var error));
             if (error.Length > 0) throw new UsageException("verify: " + error);
         }

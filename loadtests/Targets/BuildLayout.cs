@@ -7,19 +7,52 @@ namespace Comparator.Targets;
 /// Where already-built targets live: artifacts/bin/PROJECT/CONFIG/ under the repository root
 /// (Directory.Build.props sets UseArtifactsOutput). The configuration is the one this assembly
 /// was built with, so a Release comparator starts Release services.
+/// Installed as a .NET tool there is no repository: no target is built, the payloads are the ones
+/// packed next to the tool (or generated), and results go to ./results.
 /// </summary>
 public sealed class BuildLayout
 {
-    public BuildLayout(string repositoryRoot, string configuration)
-    {
-        RepositoryRoot = repositoryRoot;
-        Configuration = configuration;
-    }
+    /// <summary>What a command that needs a catalogue target says outside a checkout.</summary>
+    public const string NotInCheckout =
+        "the catalogue targets are built from the comparator's repository: clone it and run scripts/build.sh, or measure your services with --target NAME=URL";
 
-    public string RepositoryRoot { get; }
+    private readonly string? _root;
+
+    public BuildLayout(string repositoryRoot, string configuration) : this(configuration) => _root = repositoryRoot;
+
+    /// <summary>No repository: the comparator runs as an installed tool.</summary>
+    private BuildLayout(string configuration) => Configuration = configuration;
+
+    /// <summary>False when the comparator runs without its repository (installed with dotnet tool install).</summary>
+    public bool IsCheckout => _root is not null;
+
+    /// <summary>The repository; outside one, a <see cref="CheckoutMissingException"/> that says how to get it.</summary>
+    public string RepositoryRoot => _root ?? throw new CheckoutMissingException(NotInCheckout);
+
     public string Configuration { get; }
 
-    public string PayloadDirectory => Path.Combine(RepositoryRoot, "payloads");
+    /// <summary>payloads/ of the repository, else the one packed next to the tool (sizes not found there are generated).</summary>
+    public string PayloadDirectory => Path.Combine(_root ?? AppContext.BaseDirectory, "payloads");
+
+    /// <summary>Where run directories go by default: results/ in the repository, else in the current directory.</summary>
+    public string ResultsDirectory => Path.Combine(_root ?? Environment.CurrentDirectory, "results");
+
+    /// <summary>
+    /// A file given on the command line (a scenario): as given when it exists, else the same relative
+    /// path in the repository or next to the tool, where the examples (scenarios/) are.
+    /// </summary>
+    public string Resolve(string file)
+    {
+        if (File.Exists(file) || Path.IsPathRooted(file)) return file;
+        var beside = Path.Combine(_root ?? AppContext.BaseDirectory, file);
+        return File.Exists(beside) ? beside : file;
+    }
+
+    /// <summary>Throws the one line that says how to get the catalogue targets when there is no repository.</summary>
+    public void RequireCheckout(string command)
+    {
+        if (_root is null) throw new CheckoutMissingException(command + ": " + NotInCheckout);
+    }
 
     public string AssemblyPath(TargetDefinition target) => AssemblyPath(target.ProjectName, target.TargetFramework, target.AssemblyFile);
 
@@ -30,8 +63,12 @@ public sealed class BuildLayout
         return Path.Combine(RepositoryRoot, "artifacts", "bin", projectName, folder, assemblyFile);
     }
 
-    /// <summary>Finds the repository (the folder holding Comparator.sln) above this program.</summary>
-    public static BuildLayout Discover()
+    private static readonly Lazy<BuildLayout> Discovered = new(Find);
+
+    /// <summary>The repository (the folder holding Comparator.sln) above this program, or none: see <see cref="IsCheckout"/>.</summary>
+    public static BuildLayout Discover() => Discovered.Value;
+
+    private static BuildLayout Find()
     {
         var configuration = typeof(BuildLayout).Assembly.GetCustomAttribute<AssemblyConfigurationAttribute>()?.Configuration ?? "Release";
         for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir != null; dir = dir.Parent)
@@ -39,6 +76,6 @@ public sealed class BuildLayout
             if (File.Exists(Path.Combine(dir.FullName, "Comparator.sln")))
                 return new BuildLayout(dir.FullName, configuration);
         }
-        throw new LaunchException("cannot find Comparator.sln above " + AppContext.BaseDirectory + "; run the comparator from its repository");
+        return new BuildLayout(configuration);
     }
 }

@@ -15,9 +15,8 @@ public static class OptionalBuild
     /// <summary>Null when the target's assembly is built; else why it is not, in one line.</summary>
     public static string? Reason(string projectName, string assemblyFile)
     {
-        BuildLayout layout;
-        try { layout = BuildLayout.Discover(); }
-        catch (LaunchException) { return "not built: the comparator is not running from its repository"; }
+        var layout = BuildLayout.Discover();
+        if (!layout.IsCheckout) return BuildLayout.NotInCheckout;
 
         if (File.Exists(layout.AssemblyPath(projectName, null, assemblyFile))) return null;
         var status = Path.Combine(layout.RepositoryRoot, "artifacts", StatusFolder, projectName + ".missing");

@@ -6,7 +6,7 @@ public static class TargetCatalog
     /// <summary>wcf-minthreads' pool minimum: above the 115 threads the starved echo-put grew to at the default 100 connections.</summary>
     public const int WcfMinThreads = 256;
 
-    public static IReadOnlyList<TargetDefinition> All { get; } = new[]
+    public static IReadOnlyList<TargetDefinition> All { get; } = OutsideCheckout(new[]
     {
         // The named twins: built by scripts/build.sh wherever their packages restore (src/WcfService,
         // src/WebApiService); elsewhere the reason says which package ids restore did not find.
@@ -63,7 +63,11 @@ public static class TargetCatalog
             UnavailableReason = MonoRuntime.MissingReason,
             TargetFramework = "net472",
         },
-    };
+    });
+
+    /// <summary>Installed as a .NET tool, without the repository, no target is built: each says how to get them.</summary>
+    private static IReadOnlyList<TargetDefinition> OutsideCheckout(TargetDefinition[] all) =>
+        BuildLayout.Discover().IsCheckout ? all : all.Select(t => t with { UnavailableReason = BuildLayout.NotInCheckout }).ToArray();
 
     /// <summary>What runs a net472 exe here: Mono on Linux, .NET Framework on Windows.</summary>
     private static string FrameworkRuntime =>
