@@ -66,6 +66,7 @@ public static class SimulateCommand
         var budgetSeconds = a.Value("--budget") is string bs ? OptionValues.Duration("--budget", bs, allowZero: false, command: "simulate").TotalSeconds : (double?)null;
         if (budgetSeconds is not null && fixedLaunches is not null) throw new UsageException("simulate: --budget simulates launches added until settled; it does not take --launches");
         // The default run under this budget, its horizon planned from the budget as run plans it.
+        if (budgetSeconds is not null) Targets.BuildLayout.Discover().RequireCheckout("simulate --budget"); // it plans from the default run's targets
         var defaults = budgetSeconds is null ? null : RunOptionsParser.Parse(new[] { "--budget", a.Value("--budget")!, "--max-launches", horizon.ToString(CultureInfo.InvariantCulture) },
             Targets.BuildLayout.Discover());
         if (defaults is not null) rule = rule with { Design = defaults.Lead.Design };
