@@ -54,7 +54,7 @@ public sealed class StdinStopTests
     {
         var target = TargetCatalog.Find(name)!;
         var port = TargetLauncher.FreeLoopbackPort();
-        using var service = StartWithNullInput(target, port);
+        using var service = StartWithNullInput(target, port, parentPid: null);
         try
         {
             string? line;
@@ -76,11 +76,33 @@ public sealed class StdinStopTests
         }
     }
 
-    /// <summary>The service under sh with stdin from /dev/null, as `Service --port N &lt; /dev/null` in a shell.</summary>
-    private static Process StartWithNullInput(TargetDefinition target, int port)
+    /// <summary>
+    /// The second guard on POSIX, alone: a service told its launcher's pid, whose parent is another
+    /// process (as after the launcher's death), stops cleanly though it watches no stdin.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(TargetsFixture.TargetNames), MemberType = typeof(TargetsFixture))]
+    public async Task A_service_whose_parent_is_not_its_launcher_stops_without_a_stdin_watch(string name)
+    {
+        using var service = StartWithNullInput(TargetCatalog.Find(name)!, TargetLauncher.FreeLoopbackPort(), parentPid: 1);
+        try
+        {
+            await service.WaitForExitAsync().WaitAsync(ComparatorProcess.Patience);
+            Assert.Equal(ServiceExitCodes.Stopped, service.ExitCode);
+        }
+        finally
+        {
+            if (!service.HasExited) service.Kill(entireProcessTree: true);
+        }
+    }
+
+    /// <summary>The service under sh with stdin from /dev/null, as `Service --port N &lt; /dev/null` in a shell; parentPid as a launcher passes it, or none.</summary>
+    private static Process StartWithNullInput(TargetDefinition target, int port, int? parentPid)
     {
         var assembly = BuildLayout.Discover().AssemblyPath(target);
         var info = new ProcessStartInfo("sh") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        info.Environment.Remove(ParentWatch.Variable);
+        if (parentPid is int pid) info.Environment[ParentWatch.Variable] = pid.ToString(System.Globalization.CultureInfo.InvariantCulture);
         foreach (var a in new[] { "-c", "exec \"$@\" < /dev/null", "sh", target.Host == HostRuntime.NetFramework ? "mono" : "dotnet", assembly })
             info.ArgumentList.Add(a);
         foreach (var a in target.ServiceArguments(port, ServiceSwitches.Default)) info.ArgumentList.Add(a);
