@@ -99,6 +99,12 @@ public sealed class ContractTests
         Assert.Equal(expected, ServiceOptions.Parse(args, out _)!.MinThreads);
 
     [Theory]
+    [InlineData(new string[0], false)]
+    [InlineData(new[] { "--port", "8080", StdinWatch.Switch }, true)]
+    public void Service_options_watch_stdin_only_when_asked(string[] args, bool expected) =>
+        Assert.Equal(expected, ServiceOptions.Parse(args, out _)!.StopOnStdinClose);
+
+    [Theory]
     [InlineData("--port", "0")]
     [InlineData("--port", "x")]
     [InlineData("--address", "localhost")]

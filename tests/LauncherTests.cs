@@ -29,6 +29,9 @@ public sealed class LauncherTests
             Assert.StartsWith(TimeText.Prefix, await http.GetStringAsync(new Uri(running.BaseUrl, Routes.Time)));
         }
 
+        // SIGTERM alone, its stdin still open: the second stop path (StopAsync closes stdin first, StdinStopTests).
+        ChildProcesses.Signal(running.ProcessId, 15);
+        await running.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(10));
         var exitCode = await running.StopAsync();
 
         Assert.Equal(ServiceExitCodes.Stopped, exitCode); // 0 means it handled SIGTERM, not that it was killed

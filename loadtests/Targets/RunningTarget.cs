@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using System.IO;
+using System.Threading;
 using System.Threading.Tasks;
 
 namespace Comparator.Targets;
@@ -6,6 +8,8 @@ namespace Comparator.Targets;
 /// <summary>A target's child process, listening at BaseUrl. Dispose stops it.</summary>
 public sealed class RunningTarget : IAsyncDisposable
 {
+    /// <summary>How long a target has to stop once its stdin is closed before it gets SIGTERM (StdinStopTests hold every target to it).</summary>
+    public static readonly TimeSpan InputGrace = TimeSpan.FromSeconds(1);
     private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(5);
     private readonly Process _process;
     private bool _disposed;
@@ -25,22 +29,39 @@ public sealed class RunningTarget : IAsyncDisposable
     public string? TcpNoDelay { get; init; }
     public bool HasExited => _disposed || _process.HasExited;
 
-    /// <summary>SIGTERM, a grace period, then SIGKILL of the whole tree. Returns the exit code.</summary>
+    /// <summary>
+    /// Closes the target's stdin, then SIGTERM (POSIX) if it is still running after InputGrace,
+    /// then SIGKILL of the whole tree after StopGrace in all. Returns the exit code. The stdin's end
+    /// comes first because it is the one stop request every OS and runtime sees: Windows has no SIGTERM.
+    /// </summary>
     public async Task<int> StopAsync()
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
         if (!_process.HasExited)
         {
-            Signals.Terminate(_process.Id);
+            CloseInput();
             var exited = _process.WaitForExitAsync();
-            if (await Task.WhenAny(exited, Task.Delay(StopGrace)) != exited)
+            if (await Task.WhenAny(exited, Task.Delay(InputGrace)) != exited)
             {
-                try { _process.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+                Signals.Terminate(_process.Id);
+                if (await Task.WhenAny(exited, Task.Delay(StopGrace - InputGrace)) != exited)
+                {
+                    try { _process.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+                }
             }
         }
         await _process.WaitForExitAsync();
         return _process.ExitCode;
     }
+
+    /// <summary>Closes the target's stdin: the request to stop (StopAsync's first step, alone).</summary>
+    public void CloseInput()
+    {
+        try { _process.StandardInput.Close(); } catch (IOException) { /* the target is gone already */ }
+    }
+
+    /// <summary>Completes when the target's process has exited.</summary>
+    public Task WaitForExitAsync(CancellationToken cancellationToken = default) => _process.WaitForExitAsync(cancellationToken);
 
     public async ValueTask DisposeAsync()
     {

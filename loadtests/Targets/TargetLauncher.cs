@@ -129,6 +129,7 @@ public sealed class TargetLauncher
             WorkingDirectory = Path.GetDirectoryName(assembly)!,
         };
         // The service stops itself if this process dies without stopping it (SIGKILL): no orphans.
+        // On POSIX the second guard beside its stdin's end (below); Windows has only the stdin one.
         info.Environment[ParentWatch.Variable] = Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture);
         Drivers.InlineSocketCompletions.Restore(info.Environment); // the comparator's socket setting is not the target's
         if (cpuList is not null)
@@ -139,6 +140,9 @@ public sealed class TargetLauncher
         }
         foreach (var a in hostArguments) info.ArgumentList.Add(a);
         foreach (var a in target.ServiceArguments(port, switches)) info.ArgumentList.Add(a);
+        // Its stdin is a pipe this process holds open while it runs: closing it is the stop request
+        // every OS and runtime sees (RunningTarget.StopAsync), and our death closes it too.
+        info.ArgumentList.Add(StdinWatch.Switch);
         return info;
     }
 

@@ -12,6 +12,8 @@ namespace Comparator.Contracts
     /// stops itself instead of living on as an orphan that holds a port and a core.
     /// Polling getppid() is used rather than prctl(PR_SET_PDEATHSIG): that signal follows the
     /// parent *thread* that forked, and the runtime may fork from a pool thread that later retires.
+    /// Kept beside <see cref="StdinWatch"/>, not folded into it: the end of stdin is the stop request
+    /// on every OS (and the only guard on Windows, which has no getppid), this a second guard on POSIX.
     /// </summary>
     public static class ParentWatch
     {

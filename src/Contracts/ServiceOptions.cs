@@ -11,7 +11,8 @@ namespace Comparator.Contracts
     /// on: answers leave without Nagle's delay, as Kestrel's do by default; off keeps the host's stock
     /// socket behaviour), <c>--min-threads N</c> (raise the thread pool's minimum of worker threads to N,
     /// so up to N blocked threads are replaced at once rather than one every half second; unset by
-    /// default: only a named variant passes it, never every target).
+    /// default: only a named variant passes it, never every target), <c>--stop-on-stdin-close</c> (stop
+    /// cleanly when standard input ends: how the launcher stops its targets, <see cref="StdinWatch"/>).
     /// </summary>
     public sealed class ServiceOptions
     {
@@ -22,10 +23,11 @@ namespace Comparator.Contracts
         public bool TcpNoDelay { get; private set; } = true;
         /// <summary>The thread pool's minimum of worker threads the service sets at start, or null: the runtime's default.</summary>
         public int? MinThreads { get; private set; }
+        public bool StopOnStdinClose { get; private set; }
 
         public string BaseUrl => "http://" + (Address.Contains(":") ? "[" + Address + "]" : Address) + ":" + Port.ToString(CultureInfo.InvariantCulture);
 
-        public const string Usage = "options: --port N (1-65535) --address IP (default 127.0.0.1) --server-header --max-body-bytes N --tcp-nodelay on|off --min-threads N";
+        public const string Usage = "options: --port N (1-65535) --address IP (default 127.0.0.1) --server-header --max-body-bytes N --tcp-nodelay on|off --min-threads N " + StdinWatch.Switch;
 
         /// <summary>Parses the arguments; on error returns null and a one-line message.</summary>
         public static ServiceOptions? Parse(string[] args, out string error)
@@ -67,6 +69,9 @@ namespace Comparator.Contracts
                         if (!int.TryParse(Next(), NumberStyles.None, CultureInfo.InvariantCulture, out var min) || min < 1 || min > 32767)
                         { error = "--min-threads needs a number of threads from 1 to 32767"; return null; }
                         o.MinThreads = min;
+                        break;
+                    case StdinWatch.Switch:
+                        o.StopOnStdinClose = true;
                         break;
                     default:
                         error = "unknown option '" + a + "'; " + Usage;

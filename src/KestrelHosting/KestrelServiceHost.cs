@@ -15,7 +15,7 @@ namespace Comparator.KestrelHosting;
 /// <summary>
 /// Runs one Kestrel-hosted target the way the launcher expects: parse the service options, start
 /// Kestrel on the address and port with the body limit and Server header asked for (on HTTPS with
-/// --certificate, <see cref="HttpsCertificate"/>), print the ready line, stop on SIGTERM, Ctrl+C or the
+/// --certificate, <see cref="HttpsCertificate"/>), print the ready line, stop on stdin's end (when asked), SIGTERM, Ctrl+C or the
 /// comparator's death. Exit 2 for bad options, 3 when the port cannot be bound. The stack only adds
 /// its services and maps its endpoints.
 /// </summary>
@@ -87,6 +87,7 @@ public static class KestrelServiceHost
             ? "on: Kestrel's SocketTransportOptions.NoDelay (its default), set on every accepted socket"
             : "off: Kestrel's SocketTransportOptions.NoDelay = false, Nagle's algorithm on every accepted socket"));
         Console.WriteLine(ReadyLine.Format(baseUrl));
+        using var stdinWatch = StdinWatch.Start(options.StopOnStdinClose, app.Lifetime.StopApplication); // after the ready line: Console.Out is set up
         await app.WaitForShutdownAsync(); // ConsoleLifetime stops on SIGTERM and Ctrl+C
         return ServiceExitCodes.Stopped;
     }

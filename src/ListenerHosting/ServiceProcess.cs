@@ -7,7 +7,7 @@ namespace Comparator.ListenerHosting
 {
     /// <summary>
     /// Runs one service process the way the launcher expects, whatever hosts it: parse the service
-    /// options, start, set TCP_NODELAY as asked (<see cref="ListenerSockets"/>), print what it did and the ready line, wait for SIGTERM, Ctrl+C or the comparator's death,
+    /// options, start, set TCP_NODELAY as asked (<see cref="ListenerSockets"/>), print what it did and the ready line, wait for stdin's end (when asked), SIGTERM, Ctrl+C or the comparator's death,
     /// stop. Exit 0 after a clean stop, 2 for bad options, 3 when the port cannot be bound.
     /// </summary>
     public static class ServiceProcess
@@ -57,7 +57,8 @@ namespace Comparator.ListenerHosting
                 Console.WriteLine(SocketFact.Format(noDelay));
                 Console.WriteLine(ReadyLine.Format(options.BaseUrl));
                 Console.Out.Flush();
-                stopRequested.Wait();
+                using (StdinWatch.Start(options.StopOnStdinClose, stopRequested.Set)) // disposed before stopRequested is
+                    stopRequested.Wait();
                 service.Dispose();
             }
             return ServiceExitCodes.Stopped;
