@@ -20,10 +20,10 @@ public sealed record ToolRun(int ExitCode, string Stdout, string Stderr, double 
 /// </summary>
 public static class ToolProcess
 {
-    /// <summary>The full path of a tool on PATH, or a <see cref="ToolMissingException"/> saying how to install it.</summary>
-    public static string Locate(string tool, string debianPackage) =>
+    /// <summary>The full path of a tool on PATH, or a <see cref="ToolMissingException"/> saying how to install it (on Windows: <paramref name="windowsHint"/>).</summary>
+    public static string Locate(string tool, string debianPackage, string? windowsHint = null) =>
         TryLocate(tool) ?? throw new ToolMissingException(OperatingSystem.IsWindows()
-            ? $"driver '{tool}' is not on PATH (looked for {tool} with each PATHEXT extension, such as {tool}.exe)"
+            ? $"driver '{tool}' is not on PATH (looked for {tool} with each PATHEXT extension, such as {tool}.exe){(windowsHint is null ? "" : ": " + windowsHint)}"
             : $"driver '{tool}' is not installed (Debian package {debianPackage}: apt-get install {debianPackage})");
 
     /// <summary>The full path of a program on PATH (on Windows through PATHEXT: ab.exe), or null.</summary>
