@@ -118,7 +118,8 @@ public static class RunOptionsParser
     {
         if (raw is null) return null;
         if (pin is not null) throw new UsageException("run: --server-cores and --pin both place the targets: use one (--pin SERVER:DRIVER is one allotment of your own)");
-        if (!OperatingSystem.IsLinux()) throw new UsageException("run: --server-cores pins the targets with taskset, which this comparator has on Linux only");
+        if (!OperatingSystem.IsLinux() && !OperatingSystem.IsWindows())
+            throw new UsageException("run: --server-cores places the targets through taskset (Linux) or processor affinity (Windows); this OS has neither here");
         if (targets.FirstOrDefault(t => t.IsExternal) is TargetPlan external)
             throw new UsageException($"run: --server-cores cannot place {external.Name}: a service given by URL runs on the cores it was started with");
         return CoreAllotment.Parse(raw, Environment.ProcessorCount);

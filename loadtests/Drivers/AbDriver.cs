@@ -20,7 +20,7 @@ public sealed class AbDriver : ILoadDriver
 
     public AbDriver(string? cpuList)
     {
-        _ab = ToolProcess.Locate("ab", "apache2-utils");
+        _ab = ToolProcess.Locate("ab", "apache2-utils", "ab.exe comes with the Apache httpd builds for Windows (such as Apache Lounge's), in their bin folder");
         _cpuList = cpuList;
     }
 

@@ -22,7 +22,7 @@ public sealed class WrkDriver : ILoadDriver
 
     public WrkDriver(string? cpuList)
     {
-        _wrk = ToolProcess.Locate("wrk", "wrk");
+        _wrk = ToolProcess.Locate("wrk", "wrk", "wrk has no Windows build; use --driver socket, httpclient or ab");
         _cpuList = cpuList;
     }
 

@@ -1,135 +1,82 @@
-using System.IO;
+using System.ComponentModel;
+using System.Diagnostics;
 
 namespace Comparator.Measuring;
 
 /// <summary>
-/// CPU time and peak RSS of a process, read from /proc (Linux). CPU is user+system time in clock
-/// ticks (USER_HZ, 100 on Linux), so a window's CPU has a resolution of 10 ms.
+/// CPU time and memory of a process, and the machine's busy time, the same way on every OS: CPU and
+/// memory through System.Diagnostics.Process (on Linux it reads the same /proc counters, in 10 ms
+/// ticks; on Windows GetProcessTimes and the working set), so the path Windows takes runs and is
+/// tested on Linux too. /proc stays only for what the Process API lacks (ProcFs): context switches
+/// per thread and the machine's busy time on Linux; Windows gives the latter through GetSystemTimes.
+/// Every figure is null where it cannot be read (the process is gone, another user's, another OS).
 /// </summary>
 public static class ProcessSampler
 {
-    private const double TicksPerSecond = 100.0;
+    private const double BytesPerMiB = 1024.0 * 1024.0;
 
-    /// <summary>User+system CPU seconds of the process so far (stat fields 14 and 15), or null if it cannot be read.</summary>
     /// <summary>Whether a process of that id is running here (Linux: /proc; elsewhere: the OS's process table).</summary>
     public static bool Exists(int pid)
     {
         if (OperatingSystem.IsLinux()) return System.IO.Directory.Exists($"/proc/{pid}");
-        try { using var p = System.Diagnostics.Process.GetProcessById(pid); return !p.HasExited; }
+        try { using var p = Process.GetProcessById(pid); return !p.HasExited; }
         catch (ArgumentException) { return false; }
     }
 
-    public static double? CpuSeconds(int pid) => StatSeconds($"/proc/{pid}/stat", 14, 15);
+    /// <summary>User+system CPU seconds of the process so far (Process.TotalProcessorTime).</summary>
+    public static double? CpuSeconds(int pid) => Read(pid, p => p.TotalProcessorTime.TotalSeconds);
 
-    /// <summary>User+system CPU seconds of this process's children that have exited and been reaped (fields 16 and 17).</summary>
-    public static double? ReapedChildrenCpuSeconds() => StatSeconds("/proc/self/stat", 16, 17);
+    /// <summary>Peak resident set size in MiB (Process.PeakWorkingSet64: VmHWM on Linux, the peak working set on Windows).</summary>
+    public static double? PeakRssMb(int pid) => Read(pid, p => p.PeakWorkingSet64 / BytesPerMiB);
 
-    /// <summary>The sum of two clock-tick fields of a stat file (1-based field numbers, as in proc(5)), in seconds.</summary>
-    private static double? StatSeconds(string path, int firstField, int secondField)
+    /// <summary>Resident set size now in MiB (Process.WorkingSet64).</summary>
+    public static double? RssMb(int pid) => Read(pid, p => p.WorkingSet64 / BytesPerMiB);
+
+    private static double? Read(int pid, Func<Process, double> figure)
     {
         try
         {
-            var stat = File.ReadAllText(path);
-            // Field 2 (comm) may hold spaces; the fields after its closing parenthesis are fixed, starting at field 3.
-            var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-            var ticks = long.Parse(fields[firstField - 3], CultureInfo.InvariantCulture) + long.Parse(fields[secondField - 3], CultureInfo.InvariantCulture);
-            return ticks / TicksPerSecond;
+            using var process = Process.GetProcessById(pid);
+            process.Refresh();
+            return figure(process);
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or IndexOutOfRangeException)
+        catch (Exception e) when (e is ArgumentException or InvalidOperationException or Win32Exception or NotSupportedException)
         {
-            return null;
+            return null; // gone, exited between the look-up and the read, or not ours to read
         }
     }
 
     /// <summary>
-    /// Busy CPU seconds of every core so far, whoever used them: /proc/stat's first line, user + nice +
-    /// system + irq + softirq + steal (idle and iowait left out); null off Linux.
+    /// Busy CPU seconds of every core so far, whoever used them: /proc/stat on Linux (ProcFs), GetSystemTimes
+    /// on Windows; null elsewhere. The Process API has no machine-wide figure.
     /// </summary>
-    public static double? MachineBusySeconds()
-    {
-        try
-        {
-            var fields = File.ReadLines("/proc/stat").First().Split(' ', StringSplitOptions.RemoveEmptyEntries);
-            if (fields[0] != "cpu") return null;
-            long Field(int i) => i < fields.Length ? long.Parse(fields[i], CultureInfo.InvariantCulture) : 0;
-            return (Field(1) + Field(2) + Field(3) + Field(6) + Field(7) + Field(8)) / TicksPerSecond;
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidOperationException)
-        {
-            return null;
-        }
-    }
-
-    /// <summary>Peak resident set size (VmHWM) in MiB, or null if it cannot be read.</summary>
-    public static double? PeakRssMb(int pid) => StatusMb(pid, "VmHWM:");
-
-    /// <summary>Resident set size now (VmRSS) in MiB, or null if it cannot be read.</summary>
-    public static double? RssMb(int pid) => StatusMb(pid, "VmRSS:");
-
-    private static double? StatusMb(int pid, string field)
-    {
-        try
-        {
-            foreach (var line in File.ReadLines($"/proc/{pid}/status"))
-            {
-                if (!line.StartsWith(field, StringComparison.Ordinal)) continue;
-                var kb = long.Parse(line[field.Length..].Trim().Split(' ')[0], CultureInfo.InvariantCulture);
-                return kb / 1024.0;
-            }
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException)
-        {
-        }
-        return null;
-    }
+    public static double? MachineBusySeconds() =>
+        OperatingSystem.IsLinux() ? ProcFs.MachineBusySeconds()
+        : OperatingSystem.IsWindows() ? WindowsSystemTimes.BusySeconds()
+        : null;
 
     /// <summary>
     /// Context switches so far of every thread of the process (voluntary, involuntary), its thread count
-    /// and the CPUs it may run on, from /proc/PID/task/*/status; null off Linux or once the process is gone.
-    /// /proc/PID/status alone counts the main thread only, which on a thread-pool server is the idle one.
+    /// and the CPUs it may run on; Linux only (/proc/PID/task/*/status): the Process API has no switch
+    /// counts, and Windows keeps them only as per-thread performance counters.
     /// </summary>
-    public static (long Voluntary, long Involuntary, int Threads, string? CpusAllowed)? ThreadSwitches(int pid)
-    {
-        if (!OperatingSystem.IsLinux()) return null;
-        try
-        {
-            long voluntary = 0, involuntary = 0;
-            var threads = 0;
-            foreach (var task in Directory.EnumerateDirectories($"/proc/{pid}/task"))
-            {
-                try
-                {
-                    foreach (var line in File.ReadLines(Path.Combine(task, "status")))
-                    {
-                        if (line.StartsWith("voluntary_ctxt_switches:", StringComparison.Ordinal)) voluntary += Value(line);
-                        else if (line.StartsWith("nonvoluntary_ctxt_switches:", StringComparison.Ordinal)) involuntary += Value(line);
-                    }
-                    threads++;
-                }
-                catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-                {
-                    // the thread exited between the listing and the read
-                }
-            }
-            return threads == 0 ? null : (voluntary, involuntary, threads, CpusAllowed(pid));
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException)
-        {
-            return null;
-        }
+    public static (long Voluntary, long Involuntary, int Threads, string? CpusAllowed)? ThreadSwitches(int pid) => ProcFs.ThreadSwitches(pid);
 
-        static long Value(string line) => long.Parse(line[(line.IndexOf(':') + 1)..].Trim(), CultureInfo.InvariantCulture);
-    }
-
-    /// <summary>The CPUs the process may run on (Cpus_allowed_list, such as "1" or "0-1"): read back to show where it ran.</summary>
+    /// <summary>
+    /// The CPUs the process may run on ("1", "0-1"), read back to show where it ran: /proc's
+    /// Cpus_allowed_list on Linux (the Process API reads only the main thread's there), the process's
+    /// affinity mask on Windows.
+    /// </summary>
     public static string? CpusAllowed(int pid)
     {
+        if (OperatingSystem.IsLinux()) return ProcFs.CpusAllowed(pid);
+        if (!OperatingSystem.IsWindows()) return null;
         try
         {
-            var line = File.ReadLines($"/proc/{pid}/status").FirstOrDefault(l => l.StartsWith("Cpus_allowed_list:", StringComparison.Ordinal));
-            return line?["Cpus_allowed_list:".Length..].Trim();
+            using var process = Process.GetProcessById(pid);
+            return Running.CpuAffinity.ListOf(process.ProcessorAffinity);
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        catch (Exception e) when (e is ArgumentException or InvalidOperationException or Win32Exception)
         {
             return null;
         }

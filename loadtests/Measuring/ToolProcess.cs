@@ -15,26 +15,19 @@ public sealed class ToolMissingException : Exception
 public sealed record ToolRun(int ExitCode, string Stdout, string Stderr, double CpuSeconds, bool TimedOut);
 
 /// <summary>
-/// Runs a load tool as a child process and measures its CPU exactly: the user+system time of this
-/// process's reaped children (/proc/self/stat cutime+cstime) grows by the tool's whole CPU time when
-/// it exits, and no other child of the comparator exits while a tool runs.
+/// Runs a load tool as a child process and measures its CPU exactly, once it has exited: on Windows
+/// from its own Process object; on Linux from this process's reaped children (see <see cref="ExitedCpuSeconds"/>).
 /// </summary>
 public static class ToolProcess
 {
-    /// <summary>The full path of a tool on PATH, or a <see cref="ToolMissingException"/> naming the Debian package.</summary>
-    public static string Locate(string tool, string debianPackage) =>
-        TryLocate(tool) ?? throw new ToolMissingException($"driver '{tool}' is not installed (Debian package {debianPackage}: apt-get install {debianPackage})");
+    /// <summary>The full path of a tool on PATH, or a <see cref="ToolMissingException"/> saying how to install it (on Windows: <paramref name="windowsHint"/>).</summary>
+    public static string Locate(string tool, string debianPackage, string? windowsHint = null) =>
+        TryLocate(tool) ?? throw new ToolMissingException(OperatingSystem.IsWindows()
+            ? $"driver '{tool}' is not on PATH (looked for {tool} with each PATHEXT extension, such as {tool}.exe){(windowsHint is null ? "" : ": " + windowsHint)}"
+            : $"driver '{tool}' is not installed (Debian package {debianPackage}: apt-get install {debianPackage})");
 
-    /// <summary>The full path of a program on PATH, or null.</summary>
-    public static string? TryLocate(string tool)
-    {
-        foreach (var dir in (Environment.GetEnvironmentVariable("PATH") ?? "").Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries))
-        {
-            var candidate = Path.Combine(dir, tool);
-            if (File.Exists(candidate)) return candidate;
-        }
-        return null;
-    }
+    /// <summary>The full path of a program on PATH (on Windows through PATHEXT: ab.exe), or null.</summary>
+    public static string? TryLocate(string tool) => ToolPath.Find(tool);
 
     /// <summary>Runs a short command (a version query) and returns its exit code and standard output; never throws.</summary>
     public static (int ExitCode, string Output) Capture(string fileName, params string[] arguments)
@@ -58,18 +51,12 @@ public static class ToolProcess
     public static async Task<ToolRun> RunAsync(string fileName, IEnumerable<string> arguments, string? cpuList, TimeSpan limit, CancellationToken cancellationToken)
     {
         var info = new ProcessStartInfo { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        if (cpuList is null) info.FileName = fileName;
-        else
-        {
-            info.FileName = Locate("taskset", "util-linux");
-            info.ArgumentList.Add("-c");
-            info.ArgumentList.Add(cpuList);
-            info.ArgumentList.Add(fileName);
-        }
+        Running.CpuAffinity.RunOn(info, fileName, cpuList);
         foreach (var a in arguments) info.ArgumentList.Add(a);
 
-        var cpuBefore = ProcessSampler.ReapedChildrenCpuSeconds();
+        var reapedBefore = OperatingSystem.IsLinux() ? ProcFs.ReapedChildrenCpuSeconds() : null;
         using var process = Process.Start(info) ?? throw new InvalidOperationException("cannot start " + fileName);
+        Running.CpuAffinity.Place(process, cpuList);
         var stdout = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
         var stderr = process.StandardError.ReadToEndAsync(CancellationToken.None);
         var timedOut = false;
@@ -87,8 +74,29 @@ public static class ToolProcess
                 await process.WaitForExitAsync(CancellationToken.None);
             }
         }
-        var cpu = ProcessSampler.ReapedChildrenCpuSeconds() - cpuBefore;
+        var cpu = ExitedCpuSeconds(process, reapedBefore);
         cancellationToken.ThrowIfCancellationRequested();
-        return new ToolRun(process.ExitCode, await stdout, await stderr, cpu ?? 0, timedOut);
+        return new ToolRun(process.ExitCode, await stdout, await stderr, cpu, timedOut);
+    }
+
+    /// <summary>
+    /// The CPU seconds of a tool that has exited. Windows: Process.TotalProcessorTime, which answers for
+    /// an exited process while its handle is open (read before the Process is disposed). Linux: .NET
+    /// reaps the child itself and its /proc/PID goes with it, so TotalProcessorTime throws once it has
+    /// exited; instead the user+system time of this process's reaped children (/proc/self/stat
+    /// cutime+cstime) grows by the tool's whole CPU time, as no other child of the comparator exits
+    /// while a tool runs. 0 where neither can be read.
+    /// </summary>
+    private static double ExitedCpuSeconds(Process process, double? reapedBefore)
+    {
+        if (OperatingSystem.IsLinux()) return ProcFs.ReapedChildrenCpuSeconds() - reapedBefore ?? 0;
+        try
+        {
+            return process.TotalProcessorTime.TotalSeconds;
+        }
+        catch (Exception e) when (e is InvalidOperationException or System.ComponentModel.Win32Exception or NotSupportedException)
+        {
+            return 0;
+        }
     }
 }

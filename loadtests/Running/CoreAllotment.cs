@@ -1,6 +1,4 @@
-using System.Diagnostics;
 using Comparator.Cli;
-using Comparator.Measuring;
 using Comparator.Results;
 
 namespace Comparator.Running;
@@ -98,12 +96,6 @@ public sealed record CoreAllotment(string Label, string? ServerCpus, string? Dri
     /// </summary>
     public void PinDriver(int machineCores) => MoveThisProcess(DriverCpus ?? $"0-{machineCores - 1}");
 
-    /// <summary>Every thread of this process onto these CPUs (taskset -a -p).</summary>
-    public static void MoveThisProcess(string cpus)
-    {
-        var taskset = ToolProcess.Locate("taskset", "util-linux");
-        using var p = Process.Start(new ProcessStartInfo(taskset) { ArgumentList = { "-a", "-p", "-c", cpus, Environment.ProcessId.ToString(CultureInfo.InvariantCulture) }, RedirectStandardOutput = true })!;
-        p.WaitForExit();
-        if (p.ExitCode != 0) throw new UsageException($"run: --server-cores: taskset could not move the comparator to CPU {cpus}");
-    }
+    /// <summary>Every thread of this process onto these CPUs (taskset -a -p on Linux, the affinity mask on Windows).</summary>
+    public static void MoveThisProcess(string cpus) => CpuAffinity.MoveThisProcess(cpus, "--server-cores");
 }

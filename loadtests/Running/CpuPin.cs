@@ -1,12 +1,10 @@
-using System.Diagnostics;
 using Comparator.Cli;
-using Comparator.Measuring;
 
 namespace Comparator.Running;
 
 /// <summary>
 /// --pin SERVER_CPUS:DRIVER_CPUS, e.g. 0:1: servers on one set of cores, the driver on the other,
-/// so they stop competing for the same core. Lists use taskset syntax (0, 0-1, 0,2).
+/// so they stop competing for the same core. Lists use taskset syntax (0, 0-1, 0,2), on Windows too.
 /// </summary>
 public sealed record CpuPin(string ServerCpus, string DriverCpus)
 {
@@ -24,14 +22,8 @@ public sealed record CpuPin(string ServerCpus, string DriverCpus)
         return new CpuPin(parts[0], parts[1]);
     }
 
-    /// <summary>Pins every thread of this process (the in-process driver) to the driver's CPUs.</summary>
-    public void PinThisProcess()
-    {
-        var taskset = ToolProcess.Locate("taskset", "util-linux");
-        using var p = Process.Start(new ProcessStartInfo(taskset) { ArgumentList = { "-a", "-p", "-c", DriverCpus, Environment.ProcessId.ToString() }, RedirectStandardOutput = true })!;
-        p.WaitForExit();
-        if (p.ExitCode != 0) throw new UsageException($"run: --pin: taskset could not pin the comparator to CPU {DriverCpus}");
-    }
+    /// <summary>Pins every thread of this process (the in-process driver) to the driver's CPUs (taskset on Linux, the affinity mask on Windows).</summary>
+    public void PinThisProcess() => CpuAffinity.MoveThisProcess(DriverCpus, "--pin");
 
     private static bool IsCpuList(string s) =>
         s.Length > 0 && s.Split(',').All(r => r.Split('-') is var ends && ends.Length <= 2 && ends.All(e => e.Length > 0 && e.All(char.IsDigit)));

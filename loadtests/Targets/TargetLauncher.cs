@@ -24,7 +24,7 @@ public sealed class TargetLauncher
     private readonly string? _cpuList;
     private readonly Func<int> _nextPort;
 
-    /// <param name="cpuList">When set, targets run under taskset on these CPUs (--pin), so the runtime sees only them.</param>
+    /// <param name="cpuList">When set, targets run on these CPUs (--pin: taskset on Linux, so the runtime sees only them; the affinity mask on Windows).</param>
     /// <param name="portSource">Where ports come from; a free loopback port by default (tests pass a taken one).</param>
     public TargetLauncher(BuildLayout layout, TimeSpan? readyTimeout = null, string? cpuList = null, Func<int>? portSource = null)
     {
@@ -73,6 +73,7 @@ public sealed class TargetLauncher
         try
         {
             process.Start();
+            Running.CpuAffinity.Place(process, cpuList);
         }
         catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException)
         {
@@ -121,7 +122,6 @@ public sealed class TargetLauncher
         };
         var info = new ProcessStartInfo
         {
-            FileName = cpuList is null ? host : Measuring.ToolProcess.Locate("taskset", "util-linux"),
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             RedirectStandardInput = true,
@@ -132,12 +132,7 @@ public sealed class TargetLauncher
         // On POSIX the second guard beside its stdin's end (below); Windows has only the stdin one.
         info.Environment[ParentWatch.Variable] = Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture);
         Drivers.InlineSocketCompletions.Restore(info.Environment); // the comparator's socket setting is not the target's
-        if (cpuList is not null)
-        {
-            info.ArgumentList.Add("-c");
-            info.ArgumentList.Add(cpuList);
-            info.ArgumentList.Add(host);
-        }
+        Running.CpuAffinity.RunOn(info, host, cpuList); // taskset on Linux; on Windows placed once started
         foreach (var a in hostArguments) info.ArgumentList.Add(a);
         foreach (var a in target.ServiceArguments(port, switches)) info.ArgumentList.Add(a);
         // Its stdin is a pipe this process holds open while it runs: closing it is the stop request
