@@ -103,6 +103,8 @@ public sealed class CliTests : IDisposable
     [InlineData("unknown command 'rnu'; did you mean 'run'?", "rnu")]
     [InlineData("run: --tcp-nodelay takes on or off, not 'yes'", "run", "--out", "OUT", "--tcp-nodelay", "yes")]
     [InlineData("soak: --tcp-nodelay takes on or off, not '1'", "soak", "--out", "OUT", "--tcp-nodelay", "1")]
+    [InlineData("run: --ports takes a range of ports from 1 to 65535 such as 8100-8199, not '8199-8100'", "run", "--out", "OUT", "--ports", "8199-8100")]
+    [InlineData("serve: --ports takes a range of ports from 1 to 65535 such as 8100-8199, not '8100-70000'", "serve", "--ports", "8100-70000")]
     public async Task Mistakes_exit_2_with_one_line(string expected, params string[] args)
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync(args.Select(a => a == "OUT" ? _out.FullName : a).ToArray());

@@ -5,6 +5,7 @@ using System.Net.Http;
 using System.Net.Http.Headers;
 using System.Threading.Tasks;
 using Comparator.Contracts;
+using Comparator.Targets;
 using Xunit;
 
 namespace Comparator.Tests;
@@ -93,8 +94,14 @@ public sealed class ConformanceTests
         var received = await response.Content.ReadAsByteArrayAsync();
 
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
-        Assert.True(response.Headers.TransferEncodingChunked, "expected Transfer-Encoding: chunked");
-        Assert.False(response.Content.Headers.NonValidated.Contains("Content-Length"), "chunked response also carries Content-Length");
+        // A stack the catalogue declares buffered here (WCF's own transport: wcf-classic on Windows) answers with Content-Length.
+        if (TargetCatalog.Find(target)?.DeclaredFramingDeviations.ContainsKey("echo-put") == true)
+            Assert.Equal(sent.Length, response.Content.Headers.ContentLength);
+        else
+        {
+            Assert.True(response.Headers.TransferEncodingChunked, "expected Transfer-Encoding: chunked");
+            Assert.False(response.Content.Headers.NonValidated.Contains("Content-Length"), "chunked response also carries Content-Length");
+        }
         Assert.True(sent.AsSpan().SequenceEqual(received), $"echo differs: sent {sent.Length} bytes, got {received.Length}");
     }
 

@@ -25,9 +25,9 @@ public class DocsTests
 
     private static string Read(string doc) => File.ReadAllText(Path.Combine(Root, doc));
 
-    /// <summary>How the docs call the comparator: the built dll, `comparator`, or scripts/compare.sh (which passes its arguments to run).</summary>
+    /// <summary>How the docs call the comparator: the built dll, `comparator`, or scripts/compare.sh or compare.ps1 (which pass their arguments on).</summary>
     private static readonly Regex Invocation = new(
-        @"(?:dotnet\s+artifacts/bin/Comparator/release/comparator\.dll|(?<![\w/.-])comparator|bash\s+scripts/compare\.sh)(?=\s|`|$)([^`\n]*)",
+        @"(?:dotnet\s+artifacts/bin/Comparator/release/comparator\.dll|(?<![\w/.-])comparator|bash\s+scripts/compare\.sh|pwsh\s+scripts/compare\.ps1)(?=\s|`|$)([^`\n]*)",
         RegexOptions.Compiled);
 
     /// <summary>Every quoted command line: the words after the program, up to a comment or the end of the code.</summary>
@@ -59,7 +59,7 @@ public class DocsTests
             // Usage notation ([--quick], --format html|md, --driver=X) is read for its option names only.
             var tokens = words.Select(w => w.Trim('[', ']', '(', ')', ',', '.', ';', ':', '"', '\'')).Where(w => w.Length > 0).ToList();
             Command? command;
-            if (line.StartsWith("bash", StringComparison.Ordinal) || tokens.Count == 0 || tokens[0].StartsWith('-')) command = run; // options alone mean run
+            if (line.StartsWith("bash", StringComparison.Ordinal) || line.StartsWith("pwsh", StringComparison.Ordinal) || tokens.Count == 0 || tokens[0].StartsWith('-')) command = run; // options alone mean run
             else
             {
                 command = root.Subcommands.FirstOrDefault(c => c.Name == tokens[0]);
@@ -128,10 +128,19 @@ public class DocsTests
         var lines = Read("README.md").Split('\n');
         Assert.True(lines.Length <= 151, $"README.md has {lines.Length} lines; the rest belongs in docs/");
         var first = string.Join("\n", lines.Take(60));
-        Assert.Contains("bash scripts/compare.sh", first);
-        Assert.Contains("bash scripts/test.sh", first);
         Assert.Contains("99% interval", first); // a real run's verdicts, with their intervals, on the front page
         Assert.Matches(@"!\[[^\]]*\]\(docs/[^)]+\.png\)", first);
+    }
+
+    /// <summary>The first lines give the set-up: the main job and the tests, on Linux (bash) and on Windows (PowerShell 7), and nothing else; each script exists.</summary>
+    [Fact]
+    public void The_readme_opens_with_the_set_up_commands_for_linux_and_windows()
+    {
+        var setUp = Read("README.md").Split('\n').Take(10).TakeWhile(l => !l.StartsWith("Comparator answers", StringComparison.Ordinal))
+            .Where(l => l.StartsWith("    ", StringComparison.Ordinal)).Select(l => l.Split('#')[0].Trim()).ToList();
+        Assert.Equal(new[] { "bash scripts/compare.sh", "bash scripts/test.sh", "pwsh scripts/compare.ps1", "pwsh scripts/test.ps1" }, setUp);
+        foreach (var script in setUp.Select(c => c.Split(' ')[1]))
+            Assert.True(File.Exists(Path.Combine(Root, script)), "README.md's set-up names " + script + ", which does not exist");
     }
 
     [Fact]
@@ -141,9 +150,10 @@ public class DocsTests
                    "    dotnet artifacts/bin/Comparator/release/comparator.dll diff A B --threshold 5%   # compare\n" +
                    "    comparator frobnicate --quick\n" +
                    "    bash scripts/compare.sh --sizes 500 --endpoint time\n" +
+                   "    pwsh scripts/compare.ps1 --quick --sizes 500\n" +
                    "see [the docs](docs/nowhere.md) and [crank](https://github.com/dotnet/crank)\n";
         var problems = CommandProblems(text, out var checkedLines);
-        Assert.Equal(3, checkedLines);
+        Assert.Equal(4, checkedLines);
         Assert.Equal(new[]
         {
             "comparator run --quick --no-such-option 3: 'run' has no option --no-such-option",

@@ -67,6 +67,11 @@ public sealed class ArgumentReader
         var other => throw new UsageException($"{_command}: {name} takes on or off, not '{other}'"),
     };
 
+    /// <summary>--ports: the range of ports targets are started on, or null when not given.</summary>
+    public Targets.PortRange? Ports() => Value("--ports") is not string raw ? null
+        : Targets.PortRange.TryParse(raw, out var range) ? range
+        : throw new UsageException($"{_command}: --ports takes a range of ports from 1 to 65535 such as {Targets.PortRange.Example}, not '{raw}'");
+
     /// <summary>A positional argument's values (diff's files, report's file).</summary>
     public IReadOnlyList<string> Arguments(string name)
     {

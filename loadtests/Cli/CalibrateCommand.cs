@@ -43,7 +43,7 @@ public static class CalibrateCommand
         using var stop = new StopSignals("calibrate", "stopping; what was measured will be written, marked partial");
         var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
         options.Pin?.PinThisProcess();
-        var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus);
+        var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, ports: options.Ports);
         foreach (var missing in options.Unavailable) Console.WriteLine($"not calibrated: {missing.Name}: {missing.UnavailableReason}");
 
         var claimed = 0;

@@ -36,6 +36,10 @@ public static class CommandLine
 
     public static Option<bool> Flag(string name, string description) => new(name) { Description = description, Arity = ArgumentArity.Zero };
 
+    /// <summary>--ports, as every command that starts targets takes it (read by <see cref="ArgumentReader.Ports"/>).</summary>
+    public static Option<string> Ports() => One("--ports", "FIRST-LAST", $"The ports the targets are started on, such as {Targets.PortRange.Example}, instead of any free one: " +
+        "on Windows, one URL reservation per port of the range (netsh http add urlacl) lets the HttpListener targets run without elevation (docs/windows.md).");
+
     public static RootCommand Build()
     {
         var root = new RootCommand(

@@ -73,6 +73,7 @@ public static class RunCommand
                 "shared (targets and driver on every core), or all (1, 2, 4 ... while a core is left for the driver, then shared); such as 1,shared. " +
                 "Linux (taskset). Default: shared."),
             CommandLine.One("--server-header", "on|off", "Whether the targets send a Server header. Default: off."),
+            CommandLine.Ports(),
             CommandLine.One("--tcp-nodelay", "on|off", "TCP_NODELAY on every target's sockets: on sends each answer without Nagle's delay, as Kestrel does by default; " +
                 "off leaves each host's stock setting (the HttpListener targets then hold a chunked answer's end for the client's delayed ACK). Default: on."),
             CommandLine.One("--compare-to", "BASE.json", "After the run, diff it against this saved results.json; exit 1 on a regression, 3 when it cannot judge (as diff)."),
@@ -104,7 +105,7 @@ public static class RunCommand
         if (options.Lead.Design is Statistics.SequentialDesign first && options.BudgetSeconds < first.FirstLook * options.LaunchLoadSeconds(options.CellCount))
             progress.Message($"run: warning: --budget {options.BudgetSeconds:0}s buys fewer than {first.FirstLook} launches of every cell " +
                              $"({options.LaunchLoadSeconds(options.CellCount):0} s each), and the rule first judges at {first.FirstLook}: no cell will be settled");
-        var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus);
+        var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, ports: options.Ports);
         var (run, directory) = await JournaledRun.MeasureAsync(options.OutDirectory, journal =>
         {
             Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p).RunAsync(stop.Token, journal);

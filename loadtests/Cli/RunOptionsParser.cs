@@ -93,7 +93,7 @@ public static class RunOptionsParser
             drivers, CpuPin.Parse(a.Value("--pin")),
             Optional(a, "--compare-to"), Percent("run", "--threshold", Optional(a, "--threshold") ?? "5%", 0, 100, example: "5%"), a.OnOff("--server-header"), firstWarmup, launches, rule,
             a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget, ServerCores(a.Value("--server-cores"), a.Value("--pin"), targets),
-            Insecure: a.Defines("--insecure") && a.Flag("--insecure"));
+            Insecure: a.Defines("--insecure") && a.Flag("--insecure"), Ports: a.Defines("--ports") ? a.Ports() : null);
         return design is null ? options : WithHorizonOfTheBudget(options, design);
     }
 

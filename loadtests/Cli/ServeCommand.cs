@@ -7,7 +7,7 @@ using Comparator.Targets;
 namespace Comparator.Cli;
 
 /// <summary>
-/// serve [--targets a,b] [--server-header on|off] [--max-body-bytes N]: starts the targets, prints
+/// serve [--targets a,b] [--server-header on|off] [--max-body-bytes N] [--ports FIRST-LAST]: starts the targets, prints
 /// "NAME BASE_URL" per target and then "ready", keeps them up until Ctrl+C or SIGTERM.
 /// </summary>
 public static class ServeCommand
@@ -22,6 +22,7 @@ public static class ServeCommand
             CommandLine.One("--tcp-nodelay", "on|off", "TCP_NODELAY on every target's sockets: on sends each answer without Nagle's delay, as Kestrel does by default; " +
                 "off leaves each host's stock setting (the HttpListener targets then hold a chunked answer's end for the client's delayed ACK). Default: on."),
             CommandLine.One("--max-body-bytes", "N", "The largest request body the targets accept. Default: the services' 16 MiB."),
+            CommandLine.Ports(),
         };
         serve.SetAction(parse => RunAsync(new ArgumentReader(parse)));
         return serve;
@@ -32,6 +33,7 @@ public static class ServeCommand
         BuildLayout.Discover().RequireCheckout("serve");
         var targets = TargetCatalog.Resolve(options.Value("--targets"), out var error);
         if (error.Length > 0) throw new UsageException("serve: " + error);
+        var ports = options.Ports();
         if (options.Value("--targets") is null)
             foreach (var missing in TargetCatalog.All.Where(t => !t.IsAvailable))
                 Console.Error.WriteLine($"note: {missing.Name} not started: {missing.UnavailableReason}");
@@ -40,7 +42,7 @@ public static class ServeCommand
 
         using var stop = new StopSignals("serve", "stopping the targets");
 
-        var launcher = new TargetLauncher(BuildLayout.Discover());
+        var launcher = new TargetLauncher(BuildLayout.Discover(), ports: ports);
         var running = new List<RunningTarget>();
         try
         {

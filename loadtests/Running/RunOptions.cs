@@ -57,8 +57,10 @@ public sealed record RunOptions(
     IReadOnlyList<RateSpec>? Rates = null,
     TimeSpan? Budget = null,
     IReadOnlyList<CoreAllotment>? ServerCores = null,
-    bool Insecure = false)
+    bool Insecure = false,
+    PortRange? Ports = null)
 {
+    // Ports: --ports, the range the targets are started on; null: any free port.
     // Insecure: --insecure, an https target's certificate accepted though it does not validate (self-signed).
     // ServerCores: --server-cores, each allotment its own set of cells; null: the one of --pin, or shared.
 

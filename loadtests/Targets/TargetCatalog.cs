@@ -44,15 +44,15 @@ public static class TargetCatalog
         new TargetDefinition("wcf-classic", "classic WCF WebHttp (System.ServiceModel.Web: [WebGet]/[WebInvoke], WebHttpBehavior, WebMessageEncoding)", FrameworkRuntime, FrameworkWcfServer, "WcfClassicService", "WcfClassicService.exe", HostRuntime.NetFramework, ServerHeaderWhenOff: "")
         {
             UnavailableReason = MonoRuntime.MissingReason,
+            // On .NET Framework it runs on WCF's own transport (TransportKinds.Default), as wcf-classic-stock does.
+            DeclaredFramingDeviations = OperatingSystem.IsWindows() ? StockTransportFraming() : new Dictionary<string, string>(),
         },
         new TargetDefinition("wcf-classic-stock", "classic WCF WebHttp on WebHttpBinding, stock HTTP transport", FrameworkRuntime, "WCF's own HTTP transport (" + FrameworkListener + ")", "WcfClassicService", "WcfClassicService.exe", HostRuntime.NetFramework, ServerHeaderWhenOff: "")
         {
             UnavailableReason = MonoRuntime.MissingReason,
             VariantOf = "wcf-classic",
             VariantArguments = new[] { "--transport", "stock" },
-            DeclaredFramingDeviations = OperatingSystem.IsWindows()
-                ? new Dictionary<string, string>()
-                : new Dictionary<string, string> { ["echo-put"] = "Mono's stock WCF HTTP transport buffers a streamed reply and sends it with Content-Length" },
+            DeclaredFramingDeviations = StockTransportFraming(),
         },
         new TargetDefinition("webapi-selfhost", "ASP.NET Web API 2 (System.Web.Http 5.2.7, HttpServer on HttpListener)", FrameworkRuntime, FrameworkListener, "WebApiSelfHostService", "WebApiSelfHostService.exe", HostRuntime.NetFramework, ServerHeaderWhenOff: "")
         {
@@ -68,6 +68,15 @@ public static class TargetCatalog
     /// <summary>Installed as a .NET tool, without the repository, no target is built: each says how to get them.</summary>
     private static IReadOnlyList<TargetDefinition> OutsideCheckout(TargetDefinition[] all) =>
         BuildLayout.Discover().IsCheckout ? all : all.Select(t => t with { UnavailableReason = BuildLayout.NotInCheckout }).ToArray();
+
+    /// <summary>
+    /// WCF's own HTTP transport runs WebHttpBinding buffered (its default transfer mode, ContractHost.StockBinding):
+    /// echo-put's streamed reply leaves whole, with Content-Length, under Mono and on .NET Framework alike.
+    /// </summary>
+    private static Dictionary<string, string> StockTransportFraming() => new()
+    {
+        ["echo-put"] = "WCF's own HTTP transport, buffered (WebHttpBinding's default transfer mode), sends a streamed reply whole with Content-Length",
+    };
 
     /// <summary>What runs a net472 exe here: Mono on Linux, .NET Framework on Windows.</summary>
     private static string FrameworkRuntime =>

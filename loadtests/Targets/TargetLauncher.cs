@@ -23,15 +23,18 @@ public sealed class TargetLauncher
     private readonly TimeSpan _readyTimeout;
     private readonly string? _cpuList;
     private readonly Func<int> _nextPort;
+    private readonly PortRange? _ports;
 
     /// <param name="cpuList">When set, targets run on these CPUs (--pin: taskset on Linux, so the runtime sees only them; the affinity mask on Windows).</param>
     /// <param name="portSource">Where ports come from; a free loopback port by default (tests pass a taken one).</param>
-    public TargetLauncher(BuildLayout layout, TimeSpan? readyTimeout = null, string? cpuList = null, Func<int>? portSource = null)
+    /// <param name="ports">--ports: free ports are taken from this range, which each target is told too (for its URL-reservation message).</param>
+    public TargetLauncher(BuildLayout layout, TimeSpan? readyTimeout = null, string? cpuList = null, Func<int>? portSource = null, PortRange? ports = null)
     {
         _layout = layout;
         _readyTimeout = readyTimeout ?? DefaultReadyTimeout;
         _cpuList = cpuList;
-        _nextPort = portSource ?? FreeLoopbackPort;
+        _ports = ports;
+        _nextPort = portSource ?? (ports is null ? FreeLoopbackPort : ports.FreePort);
     }
 
     /// <param name="cpuList">taskset CPUs for this start (an allotment of --server-cores), instead of the launcher's own</param>
@@ -138,6 +141,11 @@ public sealed class TargetLauncher
         // Its stdin is a pipe this process holds open while it runs: closing it is the stop request
         // every OS and runtime sees (RunningTarget.StopAsync), and our death closes it too.
         info.ArgumentList.Add(StdinWatch.Switch);
+        if (_ports is not null)
+        {
+            info.ArgumentList.Add("--ports");
+            info.ArgumentList.Add(_ports.ToString());
+        }
         return info;
     }
 

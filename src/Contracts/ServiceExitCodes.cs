@@ -6,5 +6,7 @@ namespace Comparator.Contracts
         public const int Stopped = 0;
         public const int BadArguments = 2;
         public const int CannotListen = 3;
+        /// <summary>HTTP.sys refused the URL (no reservation for this user, not elevated): another port would be refused too.</summary>
+        public const int AccessDenied = 4;
     }
 }

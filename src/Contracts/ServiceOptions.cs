@@ -12,7 +12,9 @@ namespace Comparator.Contracts
     /// socket behaviour), <c>--min-threads N</c> (raise the thread pool's minimum of worker threads to N,
     /// so up to N blocked threads are replaced at once rather than one every half second; unset by
     /// default: only a named variant passes it, never every target), <c>--stop-on-stdin-close</c> (stop
-    /// cleanly when standard input ends: how the launcher stops its targets, <see cref="StdinWatch"/>).
+    /// cleanly when standard input ends: how the launcher stops its targets, <see cref="StdinWatch"/>),
+    /// <c>--ports FIRST-LAST</c> (the range the comparator chose the port from, so a service refused its
+    /// URL names the reservation of the whole range).
     /// </summary>
     public sealed class ServiceOptions
     {
@@ -24,10 +26,12 @@ namespace Comparator.Contracts
         /// <summary>The thread pool's minimum of worker threads the service sets at start, or null: the runtime's default.</summary>
         public int? MinThreads { get; private set; }
         public bool StopOnStdinClose { get; private set; }
+        /// <summary>--ports: the comparator's range of ports ("8100-8199"), or null; the port itself is --port.</summary>
+        public string? PortRange { get; private set; }
 
         public string BaseUrl => "http://" + (Address.Contains(":") ? "[" + Address + "]" : Address) + ":" + Port.ToString(CultureInfo.InvariantCulture);
 
-        public const string Usage = "options: --port N (1-65535) --address IP (default 127.0.0.1) --server-header --max-body-bytes N --tcp-nodelay on|off --min-threads N " + StdinWatch.Switch;
+        public const string Usage = "options: --port N (1-65535) --address IP (default 127.0.0.1) --server-header --max-body-bytes N --tcp-nodelay on|off --min-threads N --ports FIRST-LAST " + StdinWatch.Switch;
 
         /// <summary>Parses the arguments; on error returns null and a one-line message.</summary>
         public static ServiceOptions? Parse(string[] args, out string error)
@@ -73,12 +77,31 @@ namespace Comparator.Contracts
                     case StdinWatch.Switch:
                         o.StopOnStdinClose = true;
                         break;
+                    case "--ports":
+                        var range = Next();
+                        if (!IsPortRange(range))
+                        { error = "--ports needs a range of ports such as 8100-8199"; return null; }
+                        o.PortRange = range;
+                        break;
                     default:
                         error = "unknown option '" + a + "'; " + Usage;
                         return null;
                 }
             }
             return o;
+        }
+
+        private static bool IsPortRange(string? text)
+        {
+            var parts = (text ?? "").Split('-');
+            if (parts.Length > 2) return false;
+            var previous = 1;
+            foreach (var part in parts)
+            {
+                if (!int.TryParse(part, NumberStyles.None, CultureInfo.InvariantCulture, out var port) || port < previous || port > 65535) return false;
+                previous = port;
+            }
+            return true;
         }
 
         /// <summary>Applies --min-threads, keeping the I/O completion minimum; false when the runtime refused it (above its maximum).</summary>

@@ -8,7 +8,8 @@ namespace Comparator.ListenerHosting
     /// <summary>
     /// Runs one service process the way the launcher expects, whatever hosts it: parse the service
     /// options, start, set TCP_NODELAY as asked (<see cref="ListenerSockets"/>), print what it did and the ready line, wait for stdin's end (when asked), SIGTERM, Ctrl+C or the comparator's death,
-    /// stop. Exit 0 after a clean stop, 2 for bad options, 3 when the port cannot be bound.
+    /// stop. Exit 0 after a clean stop, 2 for bad options, 3 when the port cannot be bound, 4 when HTTP.sys
+    /// refuses the URL (<see cref="UrlReservation"/>).
     /// </summary>
     public static class ServiceProcess
     {
@@ -34,6 +35,11 @@ namespace Comparator.ListenerHosting
                 try
                 {
                     service = start(options);
+                }
+                catch (Exception e) when (UrlReservation.IsAccessDenied(e))
+                {
+                    Console.Error.WriteLine(serviceName + ": " + UrlReservation.Message(options));
+                    return ServiceExitCodes.AccessDenied;
                 }
                 catch (Exception e) when (e is CannotListenException || e is HttpListenerException)
                 {
