@@ -132,14 +132,20 @@ public class DocsTests
         Assert.Matches(@"!\[[^\]]*\]\(docs/[^)]+\.png\)", first);
     }
 
-    /// <summary>The first lines give the set-up: the main job and the tests, on Linux (bash) and on Windows (PowerShell 7), and nothing else; each script exists.</summary>
+    /// <summary>
+    /// The first lines give exactly two set-up commands, the main job and the tests, then the same two for
+    /// Windows (PowerShell 7) in the sentence beside them; each script exists.
+    /// </summary>
     [Fact]
     public void The_readme_opens_with_the_set_up_commands_for_linux_and_windows()
     {
-        var setUp = Read("README.md").Split('\n').Take(10).TakeWhile(l => !l.StartsWith("Comparator answers", StringComparison.Ordinal))
-            .Where(l => l.StartsWith("    ", StringComparison.Ordinal)).Select(l => l.Split('#')[0].Trim()).ToList();
-        Assert.Equal(new[] { "bash scripts/compare.sh", "bash scripts/test.sh", "pwsh scripts/compare.ps1", "pwsh scripts/test.ps1" }, setUp);
-        foreach (var script in setUp.Select(c => c.Split(' ')[1]))
+        var opening = Read("README.md").Split('\n').Take(10).TakeWhile(l => !l.StartsWith("Comparator answers", StringComparison.Ordinal)).ToList();
+        var setUp = opening.Where(l => l.StartsWith("    ", StringComparison.Ordinal)).Select(l => l.Split('#')[0].Trim()).ToList();
+        Assert.Equal(new[] { "bash scripts/compare.sh", "bash scripts/test.sh" }, setUp);
+        var windows = opening.Single(l => l.StartsWith("On Windows", StringComparison.Ordinal));
+        Assert.Contains("`pwsh scripts/compare.ps1`", windows);
+        Assert.Contains("`pwsh scripts/test.ps1`", windows);
+        foreach (var script in setUp.Select(c => c.Split(' ')[1]).Concat(new[] { "scripts/compare.ps1", "scripts/test.ps1" }))
             Assert.True(File.Exists(Path.Combine(Root, script)), "README.md's set-up names " + script + ", which does not exist");
     }
 
