@@ -105,6 +105,7 @@ public sealed class RunJournalTests : IDisposable
         ["Rule"] = "confidence, minEffectPercent, equivalencePercent, sequential", ["TcpNoDelay"] = "tcpNoDelay", ["Scenario"] = "scenario",
         ["Rates"] = "rates", ["Budget"] = "sequential.budgetSeconds", ["ServerCores"] = "cores",
         ["Insecure"] = "not recorded in the spec: each https target's tls says whether its certificate validated",
+        ["Ports"] = "not recorded in the spec: each target's base URL shows the port it got",
     };
 
     [Fact]
