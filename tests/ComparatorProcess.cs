@@ -90,14 +90,15 @@ public static class ComparatorProcess
     public static Task<(int ExitCode, string Stdout, string Stderr)> RunDotNetAsync(string dll, params string[] args) =>
         RunToEndAsync(StartDll(dll, null, args));
 
-    private static async Task<(int ExitCode, string Stdout, string Stderr)> RunToEndAsync(Process started)
+    /// <summary>Waits for a started process (stdout and stderr redirected) to exit within <paramref name="patience"/> (default <see cref="Patience"/>), else kills its tree.</summary>
+    public static async Task<(int ExitCode, string Stdout, string Stderr)> RunToEndAsync(Process started, TimeSpan? patience = null)
     {
         using var process = started;
         var stdout = process.StandardOutput.ReadToEndAsync();
         var stderr = process.StandardError.ReadToEndAsync();
         try
         {
-            await process.WaitForExitAsync().WaitAsync(Patience);
+            await process.WaitForExitAsync().WaitAsync(patience ?? Patience);
         }
         catch (TimeoutException)
         {

@@ -95,19 +95,7 @@ public sealed class DotnetToolTests : IClassFixture<DotnetToolTests.InstalledToo
         {
             var info = new ProcessStartInfo(file) { WorkingDirectory = directory, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
             foreach (var a in args) info.ArgumentList.Add(a);
-            using var process = Process.Start(info)!;
-            var stdout = process.StandardOutput.ReadToEndAsync();
-            var stderr = process.StandardError.ReadToEndAsync();
-            try
-            {
-                await process.WaitForExitAsync().WaitAsync(Patience);
-            }
-            catch (TimeoutException)
-            {
-                process.Kill(entireProcessTree: true);
-                throw;
-            }
-            return (process.ExitCode, await stdout, await stderr);
+            return await ComparatorProcess.RunToEndAsync(Process.Start(info)!, Patience);
         }
     }
 }
