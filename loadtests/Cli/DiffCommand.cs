@@ -93,7 +93,7 @@ public static class DiffCommand
         try { diff = CapacityDiff.Between(a, b, threshold ?? Math.Max((a.Spec.MinEffectPercent ?? 3) / 100, (b.Spec.MinEffectPercent ?? 3) / 100), confidence); }
         catch (ArgumentException e) { throw new IncomparableException("diff: " + e.Message); }
         if (diff.Rows.Count == 0) throw new IncomparableException("diff: no target and cell in common");
-        Console.Write(diff.Markdown());
+        Console.Write(CapacityReport.Diff(diff));
         return diff.HasRegression ? ExitCodes.Failed : diff.CannotJudge ? CannotJudge : ExitCodes.Success;
     }
 

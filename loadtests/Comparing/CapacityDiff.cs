@@ -1,4 +1,3 @@
-using System.Text;
 using Comparator.Results;
 using Comparator.Statistics;
 
@@ -46,23 +45,4 @@ public sealed record CapacityDiff(IReadOnlyList<CapacityDiff.Row> Rows, double T
     }
 
     private static List<double> Logs(CapacityCell cell) => cell.Launches.Where(l => l.Held is > 0).Select(l => Math.Log(l.Held!.Value)).ToList();
-
-    public string Markdown()
-    {
-        var md = new StringBuilder();
-        md.AppendLine($"Capacity within {string.Join(" and ", Objectives)}: {Rows.Count(r => r.Outcome == RunDiff.Regression)} regression(s), " +
-                      $"{Rows.Count(r => r.Outcome == RunDiff.Improvement)} improvement(s), {Rows.Count(r => r.Outcome == PairVerdicts.Equivalent)} equivalent, " +
-                      $"{Rows.Count(r => r.Outcome == PairVerdicts.NotSettled)} not settled (threshold {Format.Percent(Threshold)}, {Format.Percent(Confidence)} intervals, Welch's t over launches)");
-        md.AppendLine();
-        md.AppendLine("| target | cell | base req/s | new req/s | new/base | interval | outcome |");
-        md.AppendLine("| --- | --- | ---: | ---: | ---: | --- | --- |");
-        foreach (var r in Rows)
-        {
-            var k = r.Key;
-            var cell = $"{k.Endpoint}{(k.SizeBytes > 0 ? " " + Contracts.PayloadCatalogue.SizeLabel(k.SizeBytes) : "")} c={k.Concurrency}" + (k.Cores is null or "shared" ? "" : " " + k.Cores);
-            md.AppendLine(string.Create(CultureInfo.InvariantCulture,
-                $"| {k.Target} | {cell} | {r.Base:0} | {r.New:0} | {(r.Interval is { } i ? Format.Ratio(i.Ratio) : "-")} | {(r.Interval is { } j ? $"{Format.Ratio(j.Low)}–{Format.Ratio(j.High)}" : "-")} | {r.Outcome}{(r.Reason is null ? "" : ": " + r.Reason)} |"));
-        }
-        return md.ToString();
-    }
 }

@@ -7,7 +7,7 @@ namespace Comparator.Reports;
 /// <summary>
 /// The hockey stick of each cell of a capacity run: latency at the first objective's percentile
 /// against the offered rate, every step of every launch, each target in its colour (a filled marker
-/// where the step held, an open one where it broke), the objective as a dashed line, and each
+/// where the step held, an open one where it broke), the objective as a black line, and each
 /// target's capacity as a vertical line. Latency counts from the intended send: the knee is not hidden.
 /// </summary>
 public static class CapacityChart
@@ -18,7 +18,8 @@ public static class CapacityChart
     public static IEnumerable<Chart> Build(CapacityResult result)
     {
         if (result.Capacity.Objectives.Count == 0) yield break;
-        var bound = ObjectiveBound(result);
+        var objective = Comparator.Capacity.LatencyObjective.Parse(result.Capacity.Objectives[0]);
+        var bound = objective.BoundMs;
         var targets = result.Spec.Targets.Concat(result.Cells.Select(c => c.Key.Target)).Distinct().ToList();
         Color ColorOf(string t) => new ScottPlot.Palettes.Category10().GetColor(Math.Max(0, targets.IndexOf(t)));
         foreach (var cell in result.Cells.GroupBy(c => (c.Key.Endpoint, c.Key.SizeBytes, c.Key.Concurrency, c.Key.Cores)))
@@ -48,13 +49,13 @@ public static class CapacityChart
                     line.LegendText = string.Create(CultureInfo.InvariantCulture, $"{target.Key.Target} capacity {capacity:0} req/s");
                 }
             }
-            var objective = plot.Add.HorizontalLine(bound);
-            objective.Color = Colors.Black;
-            objective.LineWidth = 1.5f;
-            objective.LegendText = $"objective {result.Capacity.Objectives[0]}";
+            var objectiveLine = plot.Add.HorizontalLine(bound);
+            objectiveLine.Color = Colors.Black;
+            objectiveLine.LineWidth = 1.5f;
+            objectiveLine.LegendText = $"objective {result.Capacity.Objectives[0]}";
             plot.Axes.SetLimits(0, right * 1.05, 0, Clip * bound * 1.05);
             plot.Axes.Bottom.Label.Text = "offered rate (requests/s, constant arrival)";
-            plot.Axes.Left.Label.Text = $"latency p{Percentile(result):0.###} from the intended send (ms)";
+            plot.Axes.Left.Label.Text = $"latency p{objective.Percentile:0.###} from the intended send (ms)";
             plot.Legend.FontSize = 11;
             plot.ShowLegend(Edge.Bottom);
             var (endpoint, size, concurrency, cores) = cell.Key;
@@ -66,7 +67,4 @@ public static class CapacityChart
             yield return Charts.Decorated(name, $"Latency against offered rate: {endpoint}{sizeLabel}, {CoreParts.Short(result.Spec)}", subtitle, plot);
         }
     }
-
-    private static double ObjectiveBound(CapacityResult result) => Comparator.Capacity.LatencyObjective.Parse(result.Capacity.Objectives[0]).BoundMs;
-    private static double Percentile(CapacityResult result) => Comparator.Capacity.LatencyObjective.Parse(result.Capacity.Objectives[0]).Percentile;
 }

@@ -2,6 +2,7 @@ using System.IO;
 using System.Net;
 using System.Text;
 using System.Text.Json;
+using Comparator.Comparing;
 using Comparator.Results;
 
 namespace Comparator.Reports;
@@ -137,6 +138,26 @@ public static class CapacityReport
         html.Append("<h2>How to read it</h2><ul>");
         foreach (var note in Notes(result)) html.Append("<li>").Append(E(note)).Append("</li>");
         return html.Append("</ul></body></html>").ToString();
+    }
+
+    /// <summary>Two capacity runs compared (<see cref="CapacityDiff"/>), as Markdown: the counts, then a row per target and cell.</summary>
+    public static string Diff(CapacityDiff diff)
+    {
+        var md = new StringBuilder();
+        var rows = diff.Rows;
+        md.AppendLine($"Capacity within {string.Join(" and ", diff.Objectives)}: {rows.Count(r => r.Outcome == RunDiff.Regression)} regression(s), " +
+                      $"{rows.Count(r => r.Outcome == RunDiff.Improvement)} improvement(s), {rows.Count(r => r.Outcome == PairVerdicts.Equivalent)} equivalent, " +
+                      $"{rows.Count(r => r.Outcome == PairVerdicts.NotSettled)} not settled (threshold {Statistics.Format.Percent(diff.Threshold)}, {Statistics.Format.Percent(diff.Confidence)} intervals, Welch's t over launches)");
+        md.AppendLine();
+        md.AppendLine("| target | cell | base req/s | new req/s | new/base | interval | outcome |");
+        md.AppendLine("| --- | --- | ---: | ---: | ---: | --- | --- |");
+        foreach (var r in rows)
+        {
+            var k = r.Key;
+            md.AppendLine(string.Create(CultureInfo.InvariantCulture,
+                $"| {k.Target} | {Cell(k.Endpoint, k.SizeBytes, k.Concurrency, k.Cores)} | {r.Base:0} | {r.New:0} | {(r.Interval is { } i ? Statistics.Format.Ratio(i.Ratio) : "-")} | {(r.Interval is { } j ? $"{Statistics.Format.Ratio(j.Low)}–{Statistics.Format.Ratio(j.High)}" : "-")} | {r.Outcome}{(r.Reason is null ? "" : ": " + r.Reason)} |"));
+        }
+        return md.ToString();
     }
 
     private static string Cell(string endpoint, long size, int concurrency, string? cores) =>
