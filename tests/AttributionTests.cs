@@ -16,7 +16,7 @@ public sealed class AttributionTests
         var cells = targets.Select(t => cell with
         {
             Key = cell.Key with { Target = t.Target },
-            Summary = cell.Summary! with { Requests = 1000, Failed = 0, ServerCpuSeconds = t.CpuSeconds },
+            Summary = cell.Summary!.With(Metrics.Requests, 1000).With(Metrics.Failed, 0).With(Metrics.ServerCpuSeconds, t.CpuSeconds),
             Flags = System.Array.Empty<string>(), // a steady cell; the noisy case sets its own flags
         }).ToArray();
         return sample with { Cells = cells };

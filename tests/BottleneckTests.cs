@@ -133,7 +133,7 @@ public sealed class BottleneckTests
         Assert.False(CellFlags.IsStarved(saturated, 64, 2));
         Assert.DoesNotContain(CellFlags.Starved, CellFlags.For(new[] { saturated }, 64, 2));
         // The same pool on cores half idle is blocked threads: starved.
-        Assert.True(CellFlags.IsStarved(saturated with { ServerCpuSeconds = 0.4, ClientCpuSeconds = 0.3 }, 64, 2));
+        Assert.True(CellFlags.IsStarved(saturated.With(Metrics.ServerCpuSeconds, 0.4).With(Metrics.ClientCpuSeconds, 0.3), 64, 2));
     }
 
     [Fact]
@@ -142,9 +142,9 @@ public sealed class BottleneckTests
         // 1000 req/s over 1 s; server 0.2 + driver 0.1 cores busy.
         var idle = ResultsTests.Window(1000, clientCpu: 0.1, serverCpu: 0.2);
         Assert.Equal(CellBottleneck.Wait, BottleneckRule.Of(new[] { idle }, 100, 2, Array.Empty<string>())!.Kind); // 0.3 of 2 cores
-        Assert.Equal(CellBottleneck.Server, BottleneckRule.Of(new[] { idle with { ServerCpuSeconds = 0.45 } }, 1, 2, Array.Empty<string>())!.Kind); // 0.55 of 1
+        Assert.Equal(CellBottleneck.Server, BottleneckRule.Of(new[] { idle.With(Metrics.ServerCpuSeconds, 0.45) }, 1, 2, Array.Empty<string>())!.Kind); // 0.55 of 1
         Assert.Equal(100.0, BottleneckRule.Of(new[] { idle }, 100, 2, Array.Empty<string>())!.InFlightMs!.Value, 6); // Little: 100 / 1000 req/s
-        Assert.Equal(CellBottleneck.Unknown, BottleneckRule.Of(new[] { idle with { ServerCpuSeconds = null } }, 100, 2, Array.Empty<string>())!.Kind);
+        Assert.Equal(CellBottleneck.Unknown, BottleneckRule.Of(new[] { idle.With(Metrics.ServerCpuSeconds, null) }, 100, 2, Array.Empty<string>())!.Kind);
         Assert.Equal(CellBottleneck.Machine, BottleneckRule.Of(new[] { idle }, 100, 2, new[] { CellFlags.MachineBound, CellFlags.ClientBound })!.Kind);
         Assert.Contains(CellFlags.WaitBound, CellFlags.For(new[] { idle }, 100, 2));
         Assert.DoesNotContain(CellFlags.WaitBound, CellFlags.For(new[] { ResultsTests.Window(1000, clientCpu: 0.5, serverCpu: 1.2) }, 100, 2));
@@ -154,8 +154,8 @@ public sealed class BottleneckTests
     public void Cores_taken_by_other_processes_flag_the_cell_contended_and_are_no_wait()
     {
         // Server 0.2 + driver 0.1 cores, but the machine's two cores were busy: a build took the rest.
-        var shared = ResultsTests.Window(1000, clientCpu: 0.1, serverCpu: 0.2) with { MachineCpuSeconds = 1.95 };
-        var quiet = shared with { MachineCpuSeconds = 0.35 }; // 0.05 cores of others: the kernel's own threads
+        var shared = ResultsTests.Window(1000, clientCpu: 0.1, serverCpu: 0.2).With(Metrics.MachineCpuSeconds, 1.95);
+        var quiet = shared.With(Metrics.MachineCpuSeconds, 0.35); // 0.05 cores of others: the kernel's own threads
 
         Assert.Equal(1.65, shared.OtherCores!.Value, 6);
         Assert.Equal(CellBottleneck.Machine, BottleneckRule.Of(new[] { shared }, 100, 2, Array.Empty<string>())!.Kind);
@@ -163,6 +163,6 @@ public sealed class BottleneckTests
         Assert.DoesNotContain(CellFlags.WaitBound, CellFlags.For(new[] { shared }, 100, 2));
         Assert.Equal(CellBottleneck.Wait, BottleneckRule.Of(new[] { quiet }, 100, 2, Array.Empty<string>())!.Kind);
         Assert.DoesNotContain(CellFlags.Contended, CellFlags.For(new[] { quiet }, 100, 2));
-        Assert.Null((shared with { ServerCpuSeconds = null }).OtherCores); // an external target's share is unknown
+        Assert.Null(shared.With(Metrics.ServerCpuSeconds, null).OtherCores); // an external target's share is unknown
     }
 }

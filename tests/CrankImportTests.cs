@@ -141,10 +141,10 @@ public class CrankImportTests
     private static RunResult ExternalRun(double? machineBeyondDriver)
     {
         var sample = ResultsTests.Sample();
-        Measurement W(double start) => ResultsTests.Window(2000, clientCpu: 0.5 * 5, serverCpu: null, elapsed: 5) with
+        Measurement W(double start) => ResultsTests.Window(2000, clientCpu: 0.5 * 5, serverCpu: null, elapsed: 5)
+            .With(Metrics.MachineCpuSeconds, machineBeyondDriver is double m ? 0.5 * 5 + m : null) with
         {
             WindowStartedAt = T0.AddSeconds(start),
-            MachineCpuSeconds = machineBeyondDriver is double m ? 0.5 * 5 + m : null,
             Launch = 0,
             Round = 0,
         };

@@ -19,8 +19,11 @@ public sealed class DiffTests : IDisposable
 
     // p99 sets p90 too: diff judges p90, and these fixtures move the tail as a whole.
     private static Measurement Window(double rps, double p99 = 5, double cpu = 0.25) =>
-        new((long)rps, 0, 0, 0, 0, 1, rps, 1, 1, p99, p99, 9, (long)rps * 617, (long)rps * 611, (long)rps * 500, 100, cpu, 50, 0.5,
-            Array.Empty<string>(), Array.Empty<string>());
+        Measurement.Of((Metrics.Requests, (long)rps), (Metrics.Failed, 0), (Metrics.Non2xx, 0), (Metrics.Errors, 0), (Metrics.Timeouts, 0),
+            (Metrics.ElapsedSeconds, 1), (Metrics.RequestsPerSecond, rps), (Metrics.LatencyMeanMs, 1), (Metrics.LatencyP50Ms, 1),
+            (Metrics.LatencyP90Ms, p99), (Metrics.LatencyP99Ms, p99), (Metrics.LatencyMaxMs, 9), (Metrics.BytesReceived, (long)rps * 617),
+            (Metrics.BytesSent, (long)rps * 611), (Metrics.BodyBytesReceived, (long)rps * 500), (Metrics.ConnectionsOpened, 100),
+            (Metrics.ServerCpuSeconds, cpu), (Metrics.ServerPeakRssMb, 50), (Metrics.ClientCpuSeconds, 0.5));
 
     private static CellResult Cell(string target, string endpoint, params Measurement[] repeats) =>
         new(new CellKey(target, endpoint, 500, 100, "httpclient"), ".NET 10", "500B", true, repeats,
@@ -71,7 +74,7 @@ public sealed class DiffTests : IDisposable
             Run(Cell("kestrel", "time", Window(1000, p99: 7), Window(1000, p99: 7.2))), 0.05, "base", "new");
 
         Assert.Equal(RunDiff.Regression, diff.Cells.Single().Verdict);
-        Assert.True(diff.Cells.Single().Changes.Single(c => c.Metric == "p90 ms").IsRegression);
+        Assert.True(diff.Cells.Single().Changes.Single(c => c.Metric == Metrics.LatencyP90Ms).IsRegression);
     }
 
     [Fact]
@@ -137,7 +140,7 @@ public sealed class DiffTests : IDisposable
         var random = new Random(7);
         var diff = RunDiff.BetweenRuns(Launched(random, 1000, 4, 0.02), Launched(random, 800, 4, 0.02), 0.05, "base", "new");
 
-        var rps = diff.Cells.Single().Changes.Single(c => c.Metric == "req/s");
+        var rps = diff.Cells.Single().Changes.Single(c => c.Metric == Metrics.RequestsPerSecond);
         Assert.True(rps.IsRegression);
         Assert.True(rps.Interval!.High < 1 / 1.05);
         Assert.Contains("99% interval -", DiffReport.Render(diff));
@@ -153,7 +156,7 @@ public sealed class DiffTests : IDisposable
 
         Assert.False(diff.HasRegression);
         Assert.Equal(RunDiff.OneLaunch, diff.Cells.Single().Verdict);
-        Assert.Null(diff.Cells.Single().Changes.Single(c => c.Metric == "req/s").Interval);
+        Assert.Null(diff.Cells.Single().Changes.Single(c => c.Metric == Metrics.RequestsPerSecond).Interval);
         Assert.Contains("(no interval: one launch", DiffReport.Render(diff));
         Assert.Contains(DiffReport.Summary(diff), l => l.StartsWith("1 cell(s) moved past 5.0% but could not be judged"));
     }
@@ -166,7 +169,7 @@ public sealed class DiffTests : IDisposable
             Cell("wcf", "echo-post", Window(1000) with { Launch = 0 }, Window(500) with { Launch = 1 }, Window(1000) with { Launch = 2 }),
             Cell("webapi", "echo-post", Window(700) with { Launch = 0 }, Window(350) with { Launch = 1 }, Window(702) with { Launch = 2 }));
 
-        var rps = RunDiff.BetweenTargets(run, "wcf", "webapi", 0.05).Cells.Single().Changes.Single(c => c.Metric == "req/s");
+        var rps = RunDiff.BetweenTargets(run, "wcf", "webapi", 0.05).Cells.Single().Changes.Single(c => c.Metric == Metrics.RequestsPerSecond);
 
         Assert.True(rps.IsRegression);
         Assert.InRange(rps.Interval!.Low, 0.69, 0.70);
@@ -275,7 +278,7 @@ public sealed class DiffTests : IDisposable
         var good = Save("good.json", ResultStore.Serialize(Run(Cell("kestrel", "time", Window(1000)))));
         var other = kind switch
         {
-            "schema" => Save("schema.json", ResultStore.Serialize(Run(Cell("kestrel", "time", Window(1000)))).Replace("\"schemaVersion\": 3", "\"schemaVersion\": 7")),
+            "schema" => Save("schema.json", ResultStore.Serialize(Run(Cell("kestrel", "time", Window(1000)))).Replace("\"schemaVersion\": 4", "\"schemaVersion\": 7")),
             "garbage" => Save("garbage.json", "{ this is not json"),
             "missing" => Path.Combine(_dir.FullName, "nowhere.json"),
             _ => Save("disjoint.json", ResultStore.Serialize(Run(Cell("httplistener", "json", Window(1000))))),

@@ -16,8 +16,10 @@ public sealed class DriverRulesTests
 {
     private static CellResult Cell(string driver, double rps, long bytesPerRequest)
     {
-        var m = new Measurement(1000, 0, 0, 0, 0, 1, rps, 1, 1, 1, 1, 1, 1000 * bytesPerRequest, null, null, null, 0.1, 50, 0.1,
-            Array.Empty<string>(), Array.Empty<string>());
+        var m = Measurement.Of((Metrics.Requests, 1000), (Metrics.Failed, 0), (Metrics.Non2xx, 0), (Metrics.Errors, 0), (Metrics.Timeouts, 0),
+            (Metrics.ElapsedSeconds, 1), (Metrics.RequestsPerSecond, rps), (Metrics.LatencyMeanMs, 1), (Metrics.LatencyP50Ms, 1), (Metrics.LatencyP90Ms, 1),
+            (Metrics.LatencyP99Ms, 1), (Metrics.LatencyMaxMs, 1), (Metrics.BytesReceived, 1000 * bytesPerRequest),
+            (Metrics.ServerCpuSeconds, 0.1), (Metrics.ServerPeakRssMb, 50), (Metrics.ClientCpuSeconds, 0.1));
         return new CellResult(new CellKey("kestrel", "time", 0, 100, driver), ".NET 10", "-", true, new[] { m }, m, rps, rps, 0, 0,
             Array.Empty<string>(), null);
     }

@@ -36,7 +36,7 @@ public sealed class LaunchTests : IDisposable
         Assert.NotNull(verdict.RatioLow);
         var json = File.ReadAllText(Path.Combine(directory, "results.json"));
         Assert.Contains("\"verdicts\": [", json);
-        Assert.Contains("\"schemaVersion\": 3", json);
+        Assert.Contains("\"schemaVersion\": 4", json);
     }
 
     [Fact]

@@ -95,7 +95,7 @@ public sealed class LeadRuleTests
     public void One_launch_gives_no_interval_however_many_rounds_and_however_far_apart()
     {
         var a = Enumerable.Range(0, 5).Select(r => ResultsTests.Window(1000) with { Launch = 0, Round = r }).ToList();
-        var b = a.Select(m => m with { RequestsPerSecond = 3000 }).ToList();
+        var b = a.Select(m => m.With(Metrics.RequestsPerSecond, 3000)).ToList();
 
         Assert.Null(LeadRule.Default.Paired(a, b, m => m.RequestsPerSecond, out var why));
         Assert.Equal(LeadRule.OneUnit, why);
@@ -154,17 +154,16 @@ public sealed class LeadRuleTests
             return template with { Key = template.Key with { Target = target }, Repeats = repeats, Summary = repeats[0] };
         }
         var rule = LeadRule.Default;
-        var key = ResultsTests.Sample().Cells[0].Key;
 
-        Assert.Equal("b", PairVerdicts.Decide(rule, key, "a", C("a", 100, 101, 99, 100), "b", C("b", 200, 203, 198, 201)).Leader);
-        Assert.Equal("a", PairVerdicts.Decide(rule, key, "a", C("a", 200, 203, 198, 201), "b", C("b", 100, 101, 99, 100)).Leader);
-        var same = PairVerdicts.Decide(rule, key, "a", C("a", 100, 101, 99, 100), "b", C("b", 101, 100, 100, 99));
+        Assert.Equal("b", PairVerdicts.Decide(rule, Metrics.RequestsPerSecond, "a", C("a", 100, 101, 99, 100), C("b", 200, 203, 198, 201)).Leader);
+        Assert.Equal("a", PairVerdicts.Decide(rule, Metrics.RequestsPerSecond, "a", C("a", 200, 203, 198, 201), C("b", 100, 101, 99, 100)).Leader);
+        var same = PairVerdicts.Decide(rule, Metrics.RequestsPerSecond, "a", C("a", 100, 101, 99, 100), C("b", 101, 100, 100, 99));
         Assert.Equal((null, PairVerdicts.Equivalent, CellVerdict.Equivalent), (same.Leader, same.Reason, same.Outcome));
-        var open = PairVerdicts.Decide(rule, key, "a", C("a", 100, 130, 80, 100), "b", C("b", 101, 90, 120, 99));
+        var open = PairVerdicts.Decide(rule, Metrics.RequestsPerSecond, "a", C("a", 100, 130, 80, 100), C("b", 101, 90, 120, 99));
         Assert.Equal((null, PairVerdicts.NotSettled, CellVerdict.Unsettled), (open.Leader, open.Reason, open.Outcome));
-        Assert.Equal(LeadRule.OneUnit, PairVerdicts.Decide(rule, key, "a", C("a", 100), "b", C("b", 300)).Reason);
-        Assert.Equal("failed requests on b (4)", PairVerdicts.Decide(rule, key, "a", C("a", 100, 101), "b", C("b", 300, 301) with { FailedTotal = 4 }).Reason);
+        Assert.Equal(LeadRule.OneUnit, PairVerdicts.Decide(rule, Metrics.RequestsPerSecond, "a", C("a", 100), C("b", 300)).Reason);
+        Assert.Equal("failed requests on b (4)", PairVerdicts.Decide(rule, Metrics.RequestsPerSecond, "a", C("a", 100, 101), C("b", 300, 301) with { FailedTotal = 4 }).Reason);
         Assert.Equal("not measured on a (did not start)",
-            PairVerdicts.Decide(rule, key, "a", C("a", 100) with { Summary = null, NotMeasuredReason = "did not start" }, "b", C("b", 300)).Reason);
+            PairVerdicts.Decide(rule, Metrics.RequestsPerSecond, "a", C("a", 100) with { Summary = null, NotMeasuredReason = "did not start" }, C("b", 300)).Reason);
     }
 }

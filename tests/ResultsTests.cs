@@ -15,8 +15,11 @@ namespace Comparator.Tests;
 public sealed class ResultsTests
 {
     internal static Measurement Window(double rps, double clientCpu = 0.85, double? serverCpu = 0.2, long failed = 0, double elapsed = 1.0) =>
-        new((long)(rps * elapsed) + failed, failed, 0, 0, 0, elapsed, rps, 1, 1, 2, 3, 4, 1000, 500, 800, 100, serverCpu, 50, clientCpu,
-            Array.Empty<string>(), Array.Empty<string>());
+        Measurement.Of((Metrics.Requests, (long)(rps * elapsed) + failed), (Metrics.Failed, failed), (Metrics.Non2xx, 0), (Metrics.Errors, 0),
+            (Metrics.Timeouts, 0), (Metrics.ElapsedSeconds, elapsed), (Metrics.RequestsPerSecond, rps), (Metrics.LatencyMeanMs, 1),
+            (Metrics.LatencyP50Ms, 1), (Metrics.LatencyP90Ms, 2), (Metrics.LatencyP99Ms, 3), (Metrics.LatencyMaxMs, 4), (Metrics.BytesReceived, 1000),
+            (Metrics.BytesSent, 500), (Metrics.BodyBytesReceived, 800), (Metrics.ConnectionsOpened, 100), (Metrics.ServerCpuSeconds, serverCpu),
+            (Metrics.ServerPeakRssMb, 50), (Metrics.ClientCpuSeconds, clientCpu));
 
     public static RunResult Sample()
     {
@@ -38,7 +41,7 @@ public sealed class ResultsTests
         var json = ResultStore.Serialize(sample with { Verdicts = Comparing.PairVerdicts.Build(sample) });
         var back = ResultStore.Deserialize(json, "sample");
 
-        Assert.Contains("\"schemaVersion\": 3", json);
+        Assert.Contains("\"schemaVersion\": 4", json);
         Assert.Equal(json, ResultStore.Serialize(back));
         Assert.Equal(1000, back.Cells[0].Summary!.RequestsPerSecond);
         Assert.Equal(3, back.Cells[0].Repeats.Count);
@@ -59,8 +62,10 @@ public sealed class ResultsTests
         var json = ResultStore.Serialize(run);
         using var doc = System.Text.Json.JsonDocument.Parse(json);
         var verdict = Assert.Single(doc.RootElement.GetProperty("verdicts").EnumerateArray().ToList());
-        Assert.Equal(new[] { "endpoint", "sizeBytes", "concurrency", "baseline", "other", "metric", "ratio", "ratioLow", "ratioHigh", "confidence", "leader", "reason", "rate", "outcome", "equivalenceLow", "equivalenceHigh", "launches", "withinMargin", "cores" },
+        Assert.Equal(new[] { "key", "baseline", "metric", "ratio", "ratioLow", "ratioHigh", "confidence", "leader", "reason", "outcome", "equivalenceLow", "equivalenceHigh", "launches", "withinMargin", "pacedBy" },
             verdict.EnumerateObject().Select(p => p.Name));
+        Assert.Equal(new[] { "target", "endpoint", "sizeBytes", "concurrency", "driver", "rate", "cores", "load" }, verdict.GetProperty("key").EnumerateObject().Select(p => p.Name));
+        Assert.Equal("httplistener", verdict.GetProperty("key").GetProperty("target").GetString()); // the other side's cell
         Assert.Equal("rps", verdict.GetProperty("metric").GetString());
         Assert.Equal(0.99, verdict.GetProperty("confidence").GetDouble());
         Assert.Equal("equivalent", verdict.GetProperty("outcome").GetString()); // identical windows: ratio 1, no lead, the same within the margin
@@ -69,13 +74,67 @@ public sealed class ResultsTests
         Assert.Equal(json, ResultStore.Serialize(back));
     }
 
+    /// <summary>
+    /// A default run saved by the comparator before figures were descriptors (schema 3; histograms cut to
+    /// keep the file small): every figure it wrote reads back the same, its verdicts are judged again with
+    /// the same outcomes, keyed by their cells, and every output renders.
+    /// </summary>
+    [Fact]
+    public void A_schema_3_file_reads_back_every_figure_it_wrote_and_renders()
+    {
+        var path = Path.Combine(AppContext.BaseDirectory, "Fixtures", "results-schema3.json");
+        var text = File.ReadAllText(path);
+        using var doc = System.Text.Json.JsonDocument.Parse(text);
+        var run = ResultStore.Deserialize(text, "results-schema3.json");
+
+        var written = doc.RootElement.GetProperty("cells").EnumerateArray().ToList();
+        Assert.Equal(written.Count, run.Cells.Count);
+        var compared = 0;
+        for (var i = 0; i < written.Count; i++)
+        {
+            var windows = written[i].GetProperty("repeats").EnumerateArray().ToList();
+            Assert.Equal(windows.Count, run.Cells[i].Repeats.Count);
+            for (var r = 0; r < windows.Count; r++)
+                foreach (var m in Metrics.All.Where(m => m.Storage != MetricStorage.Searched && m.Written))
+                {
+                    if (!windows[r].TryGetProperty(m.Id, out var e) || e.ValueKind != System.Text.Json.JsonValueKind.Number) continue;
+                    Assert.Equal(e.GetDouble(), m.Of(run.Cells[i].Repeats[r])!.Value, 9);
+                    compared++;
+                }
+        }
+        Assert.True(compared > 300, $"{compared} figures compared");
+
+        var before = doc.RootElement.GetProperty("verdicts").EnumerateArray().ToList();
+        Assert.Equal(before.Count, run.Verdicts!.Count);
+        foreach (var (old, now) in before.Zip(run.Verdicts!))
+        {
+            Assert.Equal(old.GetProperty("other").GetString(), now.Key.Target);
+            Assert.Equal(old.GetProperty("endpoint").GetString(), now.Key.Endpoint);
+            Assert.Equal(old.GetProperty("metric").GetString(), now.Metric);
+            Assert.Equal(old.GetProperty("reason").GetString(), now.Reason);
+            Assert.Equal(old.GetProperty("leader").GetString(), now.Leader);
+        }
+
+        var dir = Directory.CreateTempSubdirectory("schema3-");
+        try
+        {
+            Comparator.Reports.RunDirectory.WriteInto(run, dir.FullName);
+            Assert.True(File.Exists(Path.Combine(dir.FullName, "report.html")));
+            Assert.Contains("\"schemaVersion\": 4", File.ReadAllText(Path.Combine(dir.FullName, "results.json")));
+        }
+        finally
+        {
+            dir.Delete(recursive: true);
+        }
+    }
+
     [Fact]
     public void A_schema_1_file_without_launches_or_verdicts_is_read_and_judged_by_the_same_rule()
     {
         var sample = Sample();
-        var other = sample.Cells[0] with { Key = sample.Cells[0].Key with { Target = "httplistener" }, Repeats = sample.Cells[0].Repeats.Select(r => r with { RequestsPerSecond = r.RequestsPerSecond * 2 }).ToList() };
+        var other = sample.Cells[0] with { Key = sample.Cells[0].Key with { Target = "httplistener" }, Repeats = sample.Cells[0].Repeats.Select(r => r.With(Metrics.RequestsPerSecond, r.RequestsPerSecond * 2)).ToList() };
         var json = ResultStore.Serialize(sample with { Cells = new[] { sample.Cells[0], other } })
-            .Replace("\"schemaVersion\": 3", "\"schemaVersion\": 1").Replace("  \"verdicts\": null\n", "").Replace(",\n}", "\n}");
+            .Replace("\"schemaVersion\": 4", "\"schemaVersion\": 1").Replace("  \"verdicts\": null\n", "").Replace(",\n}", "\n}");
 
         var old = ResultStore.Deserialize(json, "old.json");
 

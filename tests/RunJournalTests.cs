@@ -36,13 +36,13 @@ public sealed class RunJournalTests : IDisposable
         record.Target(new TargetInfo("httplistener", "bare", ".NET 10", "HttpListener", "http://127.0.0.1:2", false, true, null));
         record.AddChecks(new[] { new Check("kestrel", "time", true, 200, "content-length", 167, "ok") });
         foreach (var cell in record.Start.Cells.Where(c => c.Rate is null))
-            record.Capacity(cell.ClosedLoop, 1234.5);
+            record.Capacity(cell.Key, 1234.5);
         for (var launch = 0; launch < launches; launch++)
         {
             foreach (var cell in record.Start.Cells)
             {
                 record.Window(record.Key("kestrel", cell), ResultsTests.Window(1000 + launch) with { Launch = launch, Round = 0 });
-                if (cell.Endpoint == "echo-post") record.Missed(record.Key("httplistener", cell), "the target process exited during the run", CellFlags.NotMeasured);
+                if (cell.Key.Endpoint == "echo-post") record.Missed(record.Key("httplistener", cell), "the target process exited during the run", CellFlags.NotMeasured);
                 else record.Window(record.Key("httplistener", cell), ResultsTests.Window(900.25 + launch) with { Launch = launch, Round = 0 });
             }
             if (launch == 1) record.LaunchFailure("httplistener", "launch 2: the process exited during the launch");

@@ -18,7 +18,7 @@ public sealed class VerdictTests
 
     /// <summary>One repeat: requests/s over one second, with p99, wire bytes and server CPU per request.</summary>
     private static Measurement W(double rps, double p99 = 10, double bytes = 700, double cpuUs = 100) =>
-        ResultsTests.Window(rps) with { LatencyP99Ms = p99, BytesReceived = (long)(bytes * (long)rps), ServerCpuSeconds = cpuUs * (long)rps / 1e6 };
+        ResultsTests.Window(rps).With(Metrics.LatencyP99Ms, p99).With(Metrics.BytesReceived, (long)(bytes * (long)rps)).With(Metrics.ServerCpuSeconds, cpuUs * (long)rps / 1e6);
 
     private static CellResult Cell(string target, string endpoint, long size, params Measurement[] repeats)
     {

@@ -55,7 +55,7 @@ public sealed class CapacityRunner
                     await using var session = new LaunchSession(context, launch, first: launch == 0 && place == 0, allotment);
                     await session.StartAsync(order, cancellationToken);
                     var cold = session.Active.ToDictionary(t => t.Plan.Name, _ => true);
-                    foreach (var cell in plan.Cells.Where(c => c.Id.Cores == allotment.Label))
+                    foreach (var cell in plan.Cells.Where(c => c.Id.Key.Cores == allotment.Label))
                     foreach (var target in session.Active)
                     {
                         if (cancellationToken.IsCancellationRequested) break;
@@ -91,7 +91,7 @@ public sealed class CapacityRunner
         var run = _options.Run;
         var pid = target.Running?.ProcessId ?? target.Plan.ExternalPid;
         var participant = new[] { (request, pid) };
-        var concurrency = cell.Id.Concurrency;
+        var concurrency = cell.Id.Key.Concurrency;
         var label = $"{target.Plan.Name} {cell.Label}" + (run.Launches > 1 ? $" launch {launch + 1}/{run.Launches}" : "");
         var oneWindow = new RepeatRule(1, 1, run.Repeats.Precision);
         var closedLoop = new CellMeasurer(_driver, run with { Duration = _options.Step, Repeats = oneWindow });

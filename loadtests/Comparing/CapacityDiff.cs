@@ -27,18 +27,14 @@ public sealed record CapacityDiff(IReadOnlyList<CapacityDiff.Row> Rows, double T
             var n = newRun.Cells.FirstOrDefault(c => c.Key == b.Key);
             if (n is null) continue;
             var (before, after) = (Logs(b), Logs(n));
-            var interval = before.Count == 0 || after.Count == 0 ? null : rule.Independent(before, after, out var whyNot) is { } i ? i : null;
+            var judged = before.Count == 0 || after.Count == 0 ? null : MetricJudge.FromIndependentLogs(rule, Metrics.Capacity, before, after);
+            var interval = judged?.Interval;
             string? reason = null;
             var outcome = PairVerdicts.NotSettled;
-            if (before.Count == 0 || after.Count == 0) reason = "no capacity on " + (before.Count == 0 ? "the base" : "the new") + " side: no rate held the objectives";
+            if (judged is null) reason = "no capacity on " + (before.Count == 0 ? "the base" : "the new") + " side: no rate held the objectives";
             else if (interval is null) reason = LeadRule.OneUnit;
-            else outcome = rule.Decide(interval) switch
-            {
-                Outcome.Lower => RunDiff.Regression,
-                Outcome.Higher => RunDiff.Improvement,
-                Outcome.Equivalent => PairVerdicts.Equivalent,
-                _ => PairVerdicts.NotSettled,
-            };
+            else outcome = judged.IsRegression ? RunDiff.Regression : judged.IsImprovement ? RunDiff.Improvement
+                : judged.IsEquivalent ? PairVerdicts.Equivalent : PairVerdicts.NotSettled;
             rows.Add(new Row(b.Key, b.Summary?.Capacity, n.Summary?.Capacity, interval, outcome, reason));
         }
         return new CapacityDiff(rows, threshold, confidence, baseRun.Capacity.Objectives);

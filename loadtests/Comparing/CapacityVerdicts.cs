@@ -37,15 +37,16 @@ public static class CapacityVerdicts
 
         var logRatios = other.Launches.Join(baseline.Launches, l => l.Launch, l => l.Launch, (o, b) => (o.Held, b.Held))
             .Where(p => p.Item1 is > 0 && p.Item2 is > 0).Select(p => Math.Log(p.Item1!.Value / p.Item2!.Value)).ToList();
-        if (rule.Interval(logRatios, out var whyNot) is not RatioInterval interval)
-            return Verdict(CellVerdict.Unsettled, null, null, logRatios.Count, whyNot);
-        var judgment = rule.Judge(interval);
-        return judgment.Outcome switch
+        var judged = MetricJudge.FromLogRatios(rule, Metrics.Capacity, logRatios);
+        if (judged.Interval is not RatioInterval interval)
+            return Verdict(CellVerdict.Unsettled, null, null, logRatios.Count, judged.WhyNot);
+        return judged.Outcome switch
         {
-            Outcome.Higher => Verdict(CellVerdict.Higher, other.Key.Target, interval, interval.Units, null),
-            Outcome.Lower => Verdict(CellVerdict.Lower, baseline.Key.Target, interval, interval.Units, null),
+            Outcome.Higher => Verdict(CellVerdict.Higher, Leader(judged), interval, interval.Units, null),
+            Outcome.Lower => Verdict(CellVerdict.Lower, Leader(judged), interval, interval.Units, null),
             Outcome.Equivalent => Verdict(CellVerdict.Equivalent, null, interval, interval.Units, $"within ±{Format.Percent(rule.Equivalence)}"),
             _ => Verdict(CellVerdict.Unsettled, null, interval, interval.Units, $"the interval {Format.Ratio(interval.Low)}–{Format.Ratio(interval.High)} reaches inside ±{Format.Percent(rule.MinEffect)}"),
         };
+        string? Leader(Comparison c) => c.Better switch { Side.New => other.Key.Target, Side.Base => baseline.Key.Target, _ => null };
     }
 }

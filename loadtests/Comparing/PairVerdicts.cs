@@ -47,98 +47,80 @@ public static class PairVerdicts
     public static IReadOnlyList<CellVerdict> Build(RunResult run)
     {
         var rule = RuleOf(run.Spec);
-        var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
-        var cells = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is null).ToList();
         var baseline = run.Spec.BaselineTarget;
-        var others = run.Targets.Select(t => t.Name).Concat(cells.Select(c => c.Key.Target)).Distinct()
-            .Where(t => t != baseline && cells.Any(c => c.Key.Target == t)).ToList();
         var verdicts = new List<CellVerdict>();
-        foreach (var other in others)
-        foreach (var b in cells.Where(c => c.Key.Target == other))
+        foreach (var fixedRate in new[] { false, true })
         {
-            var a = cells.FirstOrDefault(c => c.Key.Target == baseline && c.Key.Endpoint == b.Key.Endpoint &&
-                                              c.Key.SizeBytes == b.Key.SizeBytes && c.Key.Concurrency == b.Key.Concurrency && c.Key.Cores == b.Key.Cores);
-            verdicts.Add(Decide(rule, b.Key, baseline, a, other, b));
-        }
-        var rated = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is not null).ToList();
-        foreach (var other in others)
-        foreach (var b in rated.Where(c => c.Key.Target == other))
-        {
-            var a = rated.FirstOrDefault(c => c.Key with { Target = other } == b.Key && c.Key.Target == baseline);
-            verdicts.Add(DecideCost(rule, b.Key, baseline, a, other, b, CellVerdict.ServerCpu, m => m.ServerCpuUsPerRequest));
-            verdicts.Add(DecideCost(rule, b.Key, baseline, a, other, b, CellVerdict.P90, m => m.LatencyP90Ms));
+            var cells = run.ComparedCells(fixedRate);
+            var others = run.Targets.Select(t => t.Name).Concat(cells.Select(c => c.Key.Target)).Distinct()
+                .Where(t => t != baseline && cells.Any(c => c.Key.Target == t)).ToList();
+            foreach (var other in others)
+            foreach (var b in cells.Where(c => c.Key.Target == other))
+            {
+                var a = cells.FirstOrDefault(c => c.Key == b.Key with { Target = baseline });
+                foreach (var metric in Metrics.VerdictFigures(fixedRate))
+                    verdicts.Add(Decide(rule, metric, baseline, a, b));
+            }
         }
         return verdicts;
     }
 
     /// <summary>
-    /// A cost at the same asked rate (server CPU, p90): the interval of other/baseline, the lower side
-    /// leading when it lies wholly beyond the minimum effect. A side that did not keep up is no comparison.
+    /// One figure of one compared cell: the interval of other/baseline and who leads by the rule. A side
+    /// not measured, or with failures, is no comparison; at the closed loop a cell paced by a wait or a
+    /// starved pool names no leader (it measured the wait); at a fixed rate a side that did not keep up
+    /// (overloaded) was not under the same load.
     /// </summary>
-    public static CellVerdict DecideCost(LeadRule rule, CellKey key, string baseline, CellResult? a, string other, CellResult b, string metric,
-        System.Func<Measurement, double?> value)
+    public static CellVerdict Decide(LeadRule rule, MetricDescriptor metric, string baseline, CellResult? a, CellResult b)
     {
-        CellVerdict Verdict(double? ratio, RatioInterval? interval, string? leader, string? reason) =>
-            new(key.Endpoint, key.SizeBytes, key.Concurrency, baseline, other, metric,
-                interval?.Ratio ?? ratio, interval?.Low, interval?.High, rule.Confidence, leader, reason, key.Rate) { Cores = key.Cores };
+        var key = b.Key;
+        var other = key.Target;
+        var fixedRate = key.Rate is not null;
+        CellVerdict Verdict(double? ratio, string? reason, string? pacedBy = null) =>
+            new(key, baseline, metric.VerdictId!, ratio, null, null, rule.Confidence, null, reason) { PacedBy = pacedBy };
 
-        var missing = new[] { (baseline, a), (other, b) }.Where(x => x.Item2?.Summary is null).ToList();
-        if (missing.Count > 0) return Verdict(null, null, null, string.Join("; ", missing.Select(m => $"not measured on {m.Item1}")));
-        foreach (var flag in new[] { CellFlags.Failed, CellFlags.Overloaded })
-        {
-            var on = new[] { (baseline, a!), (other, b) }.Where(x => x.Item2.Flags.Contains(flag)).Select(x => x.Item1).ToList();
-            if (on.Count > 0) return Verdict(null, null, null, $"{flag} on {(on.Count == 2 ? "both" : on[0])}: not the same load");
-        }
-        var median = value(a!.Summary!) is double va && va > 0 && value(b.Summary!) is double vb ? vb / va : (double?)null;
-        var interval = rule.Paired(a.Repeats, b.Repeats, value, out var whyNot);
-        if (interval is null) return Verdict(median, null, null, whyNot);
-        // other costs more: the baseline leads
-        return Judged(Verdict(null, interval, null, null), rule.Judge(interval), higherLeader: baseline, lowerLeader: other);
-    }
-
-    /// <summary>A verdict with the rule's judgment written in: outcome, leader, reason and both intervals.</summary>
-    private static CellVerdict Judged(CellVerdict v, Judgment j, string higherLeader, string lowerLeader) => v with
-    {
-        Outcome = j.Outcome switch
-        {
-            Statistics.Outcome.Higher => CellVerdict.Higher,
-            Statistics.Outcome.Lower => CellVerdict.Lower,
-            Statistics.Outcome.Equivalent => CellVerdict.Equivalent,
-            _ => CellVerdict.Unsettled,
-        },
-        Leader = j.Outcome switch { Statistics.Outcome.Higher => higherLeader, Statistics.Outcome.Lower => lowerLeader, _ => null },
-        Reason = j.Outcome switch { Statistics.Outcome.Equivalent => Equivalent, Statistics.Outcome.Unsettled => NotSettled, _ => null },
-        EquivalenceLow = double.IsNaN(j.Interval.EquivalenceLow) ? null : j.Interval.EquivalenceLow,
-        EquivalenceHigh = double.IsNaN(j.Interval.EquivalenceHigh) ? null : j.Interval.EquivalenceHigh,
-        Launches = j.Interval.Units,
-        WithinMargin = j.AlsoWithinMargin,
-    };
-
-    /// <summary>One compared cell: the interval of other/baseline in requests/s, and who leads by the rule.</summary>
-    public static CellVerdict Decide(LeadRule rule, CellKey key, string baseline, CellResult? a, string other, CellResult b)
-    {
-        CellVerdict Verdict(double? ratio, RatioInterval? interval, string? leader, string? reason) =>
-            new(key.Endpoint, key.SizeBytes, key.Concurrency, baseline, other, CellVerdict.RequestsPerSecond,
-                interval?.Ratio ?? ratio, interval?.Low, interval?.High, rule.Confidence, leader, reason) { Cores = key.Cores };
-
-        var missing = new[] { (baseline, a), (other, b) }.Where(x => x.Item2?.Summary is null).ToList();
+        var sides = new[] { (Name: baseline, Cell: a), (Name: other, Cell: (CellResult?)b) };
+        var missing = sides.Where(x => x.Cell?.Summary is null).ToList();
         if (missing.Count > 0)
-            return Verdict(null, null, null, string.Join("; ", missing.Select(m => $"not measured on {m.Item1}" +
-                (m.Item2?.NotMeasuredReason is string why ? $" ({why})" : ""))));
-        var failed = new[] { (baseline, a!), (other, b) }.Where(x => x.Item2.FailedTotal > 0).ToList();
-        if (failed.Count > 0)
-            return Verdict(null, null, null, string.Join("; ", failed.Select(x =>
-                $"failed requests on {x.Item1} ({x.Item2.FailedTotal.ToString(CultureInfo.InvariantCulture)})")));
-
-        var median = a!.Summary!.RequestsPerSecond > 0 ? b.Summary!.RequestsPerSecond / a.Summary.RequestsPerSecond : (double?)null;
-        // A cell paced by a wait or a starved pool measures the wait: whatever the interval, it names no leader.
-        foreach (var (flag, meaning) in PacedBy)
+            return Verdict(null, string.Join("; ", missing.Select(m => $"not measured on {m.Name}" +
+                (!fixedRate && m.Cell?.NotMeasuredReason is string why ? $" ({why})" : ""))));
+        string On(string flag) { var on = sides.Where(x => x.Cell!.Flags.Contains(flag)).Select(x => x.Name).ToList(); return on.Count == 0 ? "" : on.Count == 2 ? "both" : on[0]; }
+        if (fixedRate)
         {
-            var on = new[] { (baseline, a), (other, b) }.Where(x => x.Item2.Flags.Contains(flag)).Select(x => x.Item1).ToList();
-            if (on.Count > 0) return Verdict(median, null, null, $"{flag} on {(on.Count == 2 ? "both" : on[0])}: {meaning}");
+            foreach (var flag in new[] { CellFlags.Failed, CellFlags.Overloaded })
+                if (On(flag) is { Length: > 0 } where) return Verdict(null, $"{flag} on {where}: not the same load");
         }
-        var interval = rule.Paired(a.Repeats, b.Repeats, m => m.RequestsPerSecond, out var whyNot);
-        if (interval is null) return Verdict(median, null, null, whyNot);
-        return Judged(Verdict(null, interval, null, null), rule.Judge(interval), higherLeader: other, lowerLeader: baseline);
+        else
+        {
+            var failed = sides.Where(x => x.Cell!.FailedTotal > 0).ToList();
+            if (failed.Count > 0)
+                return Verdict(null, string.Join("; ", failed.Select(x => $"failed requests on {x.Name} ({x.Cell!.FailedTotal.ToString(CultureInfo.InvariantCulture)})")));
+        }
+        var median = metric.Of(a!.Summary!) is double va && va > 0 && metric.Of(b.Summary!) is double vb ? vb / va : (double?)null;
+        // A cell paced by a wait or a starved pool measures the wait: whatever the interval, it names no leader.
+        if (!fixedRate)
+            foreach (var (flag, meaning) in PacedBy)
+                if (On(flag) is { Length: > 0 } where) return Verdict(median, $"{flag} on {where}: {meaning}", flag);
+
+        var judged = MetricJudge.Compare(rule, metric, a.Repeats, b.Repeats, paired: true);
+        if (judged.Interval is not RatioInterval interval) return Verdict(median, judged.WhyNot);
+        var j = judged.Judgment!;
+        return Verdict(interval.Ratio, j.Outcome switch { Outcome.Equivalent => Equivalent, Outcome.Unsettled => NotSettled, _ => null }) with
+        {
+            RatioLow = interval.Low,
+            RatioHigh = interval.High,
+            Outcome = j.Outcome switch
+            {
+                Outcome.Higher => CellVerdict.Higher,
+                Outcome.Lower => CellVerdict.Lower,
+                Outcome.Equivalent => CellVerdict.Equivalent,
+                _ => CellVerdict.Unsettled,
+            },
+            Leader = judged.Better switch { Side.New => other, Side.Base => baseline, _ => null },
+            EquivalenceLow = double.IsNaN(interval.EquivalenceLow) ? null : interval.EquivalenceLow,
+            EquivalenceHigh = double.IsNaN(interval.EquivalenceHigh) ? null : interval.EquivalenceHigh,
+            Launches = interval.Units,
+            WithinMargin = j.AlsoWithinMargin,
+        };
     }
 }

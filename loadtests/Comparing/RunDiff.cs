@@ -3,42 +3,9 @@ using Comparator.Statistics;
 
 namespace Comparator.Comparing;
 
-/// <summary>
-/// How one figure of one cell moved between two sides: both medians, and the lead rule's interval
-/// for new/base (or why there is none). Worse or better only as the rule decides.
-/// </summary>
-public sealed record MetricChange(
-    string Metric,
-    bool HigherIsBetter,
-    double? Base,
-    double? New,
-    RatioInterval? Interval,
-    string? WhyNoInterval,
-    LeadRule Rule)
-{
-    /// <summary>Relative change of the median windows, new against base; null when either side has no figure.</summary>
-    public double? Change => Base is double b && New is double n && b != 0 ? (n - b) / b : null;
-
-    /// <summary>The rule's reading of the interval: moved up, moved down, the same within the margin, or not settled; null without an interval.</summary>
-    public Outcome? Moved => Interval is RatioInterval i ? Rule.Decide(i) : null;
-
-    /// <summary>The interval lies wholly beyond the threshold the bad way (lower req/s; higher latency, CPU or bytes).</summary>
-    public bool IsRegression => Moved == (HigherIsBetter ? Outcome.Lower : Outcome.Higher);
-
-    public bool IsImprovement => Moved == (HigherIsBetter ? Outcome.Higher : Outcome.Lower);
-
-    public bool IsEquivalent => Moved == Outcome.Equivalent;
-
-    /// <summary>The median moved past the threshold, whatever the interval says.</summary>
-    public bool BeyondThreshold => Change is double c && Math.Abs(c) > Rule.MinEffect;
-
-    /// <summary>The median moved past the threshold the bad way: the point-estimate gate of a diff that cannot judge.</summary>
-    public bool PointRegression => Change is double c && (HigherIsBetter ? c < -Rule.MinEffect : c > Rule.MinEffect);
-}
-
 /// <summary>One matched cell: its label and the figures that moved.</summary>
 /// <param name="OneLaunch">a side has fewer than two launches in this cell: nothing in it can be judged</param>
-public sealed record CellDiff(string Label, IReadOnlyList<MetricChange> Changes, string Verdict, bool OneLaunch = false);
+public sealed record CellDiff(string Label, IReadOnlyList<Comparison> Changes, string Verdict, bool OneLaunch = false);
 
 /// <summary>
 /// The comparison of two sides (two runs, or two targets of one run), cell by cell, judged by the one
@@ -77,51 +44,44 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
     public static RunDiff BetweenRuns(RunResult baseRun, RunResult newRun, double threshold, string baseLabel, string newLabel,
         double confidence = LeadRule.DefaultConfidence, bool pointEstimates = false)
     {
-        var recorded = Comparing.PairVerdicts.RuleOf(newRun.Spec);
+        var recorded = PairVerdicts.RuleOf(newRun.Spec);
         var rule = new LeadRule(confidence, threshold, recorded.Equivalence);
-        return Build(baseRun.Cells, newRun.Cells, c => $"{c.Key.Target} {Where(c)}", rule, paired: false, baseLabel, newLabel, pointEstimates);
+        return Build(baseRun.Cells, newRun.Cells, c => Matched(c.Key), c => $"{c.Key.Target} {Where(c)}", rule, paired: false, baseLabel, newLabel, pointEstimates);
     }
 
     /// <summary>Two targets of one run (the migration question): cells matched by endpoint, size, concurrency and driver, windows paired by launch, the run's own design.</summary>
     public static RunDiff BetweenTargets(RunResult run, string from, string to, double threshold, double confidence = LeadRule.DefaultConfidence,
         bool pointEstimates = false)
     {
-        var rule = Comparing.PairVerdicts.RuleOf(run.Spec) with { Confidence = confidence, MinEffect = threshold };
-        return Build(run.Cells.Where(c => c.Key.Target == from), run.Cells.Where(c => c.Key.Target == to), Where, rule, paired: true, from, to, pointEstimates);
+        var rule = PairVerdicts.RuleOf(run.Spec) with { Confidence = confidence, MinEffect = threshold };
+        return Build(run.Cells.Where(c => c.Key.Target == from), run.Cells.Where(c => c.Key.Target == to), c => Matched(c.Key) with { Target = "" }, Where,
+            rule, paired: true, from, to, pointEstimates);
     }
 
-    /// <remarks>A cell measured sharing the cores (the default, and every file saved before allotments) carries no cores tag, so such runs still pair up.</remarks>
+    /// <summary>The cell's key as two sides are matched on: a cell measured sharing the cores (the default) matches one saved before allotments were recorded.</summary>
+    private static CellKey Matched(CellKey key) => key.Cores == Running.CoreAllotment.SharedLabel ? key with { Cores = null } : key;
+
+    /// <summary>How a matched cell is named in the diff's table.</summary>
     private static string Where(CellResult c) => $"{c.Key.Endpoint} {c.SizeLabel} c={c.Key.Concurrency} {c.Key.Load}" +
         (c.Key.Cores is string cores && cores != Running.CoreAllotment.SharedLabel ? $" cores={cores}" : "");
 
-    private static RunDiff Build(IEnumerable<CellResult> baseCells, IEnumerable<CellResult> newCells, Func<CellResult, string> key,
+    private static RunDiff Build(IEnumerable<CellResult> baseCells, IEnumerable<CellResult> newCells, Func<CellResult, CellKey> key, Func<CellResult, string> label,
         LeadRule rule, bool paired, string baseLabel, string newLabel, bool pointEstimates)
     {
         var b = baseCells.Where(c => c.Summary is not null).ToDictionary(key);
         var n = newCells.Where(c => c.Summary is not null).ToDictionary(key);
-        var cells = b.Keys.Where(n.ContainsKey).Select(k => Compare(k, b[k], n[k], rule, paired)).ToList();
+        var cells = b.Keys.Where(n.ContainsKey).Select(k => Compare(label(n[k]), b[k], n[k], rule, paired)).ToList();
         // Gating on medians is only ever a fallback for a side without launches to judge.
         var points = pointEstimates && cells.Any(c => c.OneLaunch);
         if (points)
             cells = cells.Select(c => c with { Verdict = c.Changes.Any(m => m.PointRegression) ? Regression : UnchangedByPoint }).ToList();
         return new RunDiff(baseLabel, newLabel, rule, paired, cells,
-            b.Keys.Where(k => !n.ContainsKey(k)).ToList(), n.Keys.Where(k => !b.ContainsKey(k)).ToList(), points);
+            b.Keys.Where(k => !n.ContainsKey(k)).Select(k => label(b[k])).ToList(), n.Keys.Where(k => !b.ContainsKey(k)).Select(k => label(n[k])).ToList(), points);
     }
 
     private static CellDiff Compare(string label, CellResult b, CellResult n, LeadRule rule, bool paired)
     {
-        MetricChange M(string name, bool higherIsBetter, Func<Measurement, double?> f)
-        {
-            var interval = paired ? rule.Paired(b.Repeats, n.Repeats, f, out var why) : rule.Independent(b.Repeats, n.Repeats, f, out why);
-            return new(name, higherIsBetter, f(b.Summary!), f(n.Summary!), interval, why, rule);
-        }
-        var changes = new[]
-        {
-            M("req/s", true, m => m.RequestsPerSecond),
-            M("p90 ms", false, m => m.LatencyP90Ms),
-            M("server cpu µs/req", false, m => m.ServerCpuUsPerRequest),
-            M("bytes/req", false, m => m.Requests > 0 ? (double)m.BytesReceived / m.Requests : null),
-        };
+        var changes = Metrics.Gated.Select(m => MetricJudge.Compare(rule, m, b.Repeats, n.Repeats, paired, b.Summary, n.Summary)).ToList();
         var oneLaunch = Launches(b) < 2 || Launches(n) < 2;
         var judged = changes.Where(c => c.Interval is not null).ToList();
         var verdict = changes.Any(c => c.IsRegression) ? Regression

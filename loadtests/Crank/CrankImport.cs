@@ -50,10 +50,8 @@ public static class CrankImport
                     return r;
                 }
                 windows++;
-                return r with
+                return r.With(Metrics.ServerCpuSeconds, w.CpuSeconds).With(Metrics.ServerPeakRssMb, w.PeakWorkingSetMb) with
                 {
-                    ServerCpuSeconds = w.CpuSeconds,
-                    ServerPeakRssMb = w.PeakWorkingSetMb,
                     Counters = r.Counters ?? t.Counters?.Window(start, r.ElapsedSeconds),
                 };
             }).ToList();

@@ -20,8 +20,7 @@ public static class CellBounds
 
     public static TextTable? Build(RunResult run)
     {
-        var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
-        var cells = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is null && c.Bottleneck is not null && c.Summary is not null)
+        var cells = run.ComparedCells().Where(c => c.Bottleneck is not null && c.Summary is not null)
             .OrderBy(c => c.Key.Endpoint).ThenBy(c => c.Key.Concurrency).ThenBy(c => c.Key.SizeBytes).ThenBy(c => c.Key.Target).ToList();
         if (cells.Count == 0) return null;
         var rows = cells.Select(c =>

@@ -26,8 +26,8 @@ public static partial class Charts
 
     private static IReadOnlyList<Chart> BuildOne(RunResult run)
     {
-        var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
-        var cells = run.Cells.Where(c => c.Summary is not null && c.Key.Driver == driver && c.Key.Rate is null).ToList();
+        var driver = run.ComparedDriver();
+        var cells = run.ComparedCells().Where(c => c.Summary is not null).ToList();
         var charts = new List<Chart>();
         if (cells.Count == 0) return charts;
         var colors = new Palette(run);

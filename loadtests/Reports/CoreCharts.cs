@@ -15,8 +15,7 @@ public static partial class Charts
     /// </summary>
     private static IEnumerable<Chart> AcrossCores(RunResult run)
     {
-        var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
-        var cells = run.Cells.Where(c => c.Summary is not null && c.Key.Driver == driver && c.Key.Rate is null).ToList();
+        var cells = run.ComparedCells().Where(c => c.Summary is not null).ToList();
         if (cells.Count == 0) yield break;
         var colors = new Palette(run);
         var allotments = run.Spec.Cores!;

@@ -68,15 +68,14 @@ public static class Crossovers
     public static IReadOnlyList<Crossover> Find(RunResult run)
     {
         var verdicts = run.Judged();
-        var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
-        var labels = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is null).GroupBy(c => c.Key.SizeBytes).ToDictionary(g => g.Key, g => g.First().SizeLabel);
+        var labels = run.ComparedCells().GroupBy(c => c.Key.SizeBytes).ToDictionary(g => g.Key, g => g.First().SizeLabel);
         var result = new List<Crossover>();
         foreach (var group in verdicts.Where(v => run.Cells.HasSizes(v.Endpoint)).GroupBy(v => (v.Endpoint, v.Concurrency, v.Baseline, v.Other)))
         {
             var sizes = group.OrderBy(v => v.SizeBytes).ToList();
             if (sizes.Count < 2) continue; // one size is a comparison, not a curve
             var perSize = sizes.Select(v => new SizeVerdict(v.SizeBytes, labels.TryGetValue(v.SizeBytes, out var l) ? l : v.SizeBytes + "B",
-                v.Leader, Measured(v), PairVerdicts.PacedBy.Select(p => p.Flag).FirstOrDefault(f => v.Reason?.StartsWith(f + " on ", StringComparison.Ordinal) == true),
+                v.Leader, Measured(v), v.PacedBy,
                 v.Outcome == CellVerdict.Equivalent)).ToList();
             if (perSize.Any(v => v.Measured))
                 result.Add(new Crossover(group.Key.Endpoint, group.Key.Concurrency, group.Key.Baseline, group.Key.Other, perSize));

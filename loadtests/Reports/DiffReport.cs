@@ -1,5 +1,6 @@
 using System.Text;
 using Comparator.Comparing;
+using Comparator.Statistics;
 
 namespace Comparator.Reports;
 
@@ -31,8 +32,8 @@ public static class DiffReport
             md.AppendLine();
         }
         var header = new List<string> { "cell" };
-        foreach (var m in diff.Cells.FirstOrDefault()?.Changes ?? new List<MetricChange>())
-            header.AddRange(new[] { $"{m.Metric} {diff.BaseLabel}", $"{m.Metric} {diff.NewLabel}", "change" });
+        foreach (var m in diff.Cells.FirstOrDefault()?.Changes ?? new List<Comparison>())
+            header.AddRange(new[] { $"{m.Metric.Label} {diff.BaseLabel}", $"{m.Metric.Label} {diff.NewLabel}", "change" });
         header.Add("verdict");
         var rows = diff.Cells.Select(c =>
         {
@@ -80,8 +81,8 @@ public static class DiffReport
         var lines = new List<string>();
         if (moves.Count > 0)
         {
-            string Line((string Cell, MetricChange M) x) =>
-                $"- {(x.M.IsRegression ? "worse" : "better")}: {x.Cell}: {x.M.Metric} {Num(x.M.Base)} → {Num(x.M.New)} ({Signed(x.M.Change!.Value)}; {Interval(x.M)})";
+            string Line((string Cell, Comparison M) x) =>
+                $"- {(x.M.IsRegression ? "worse" : "better")}: {x.Cell}: {x.M.Metric.Label} {Num(x.M.Base)} → {Num(x.M.New)} ({Signed(x.M.Change!.Value)}; {Interval(x.M)})";
             var worse = moves.Count(x => x.M.IsRegression);
             lines.Add($"Beyond noise and beyond {Pct(diff.Threshold)}: {worse} figure(s) worse, {moves.Count - worse} better, {diff.NewLabel} against {diff.BaseLabel}:");
             var room = SummaryMaxLines - lines.Count - 2;
@@ -94,9 +95,9 @@ public static class DiffReport
     }
 
     /// <summary>"99% interval -12.1%..-3.4%" as a change new/base − 1, or why there is none.</summary>
-    private static string Interval(MetricChange m) => m.Interval is Statistics.RatioInterval i
+    private static string Interval(Comparison m) => m.Interval is Statistics.RatioInterval i
         ? $"({Statistics.Format.Percent(i.Confidence)} interval {Signed(i.Low - 1)}..{Signed(i.High - 1)})"
-        : $"(no interval: {m.WhyNoInterval})";
+        : $"(no interval: {m.WhyNot})";
 
     private static string Signed(double v) => (v >= 0 ? "+" : "") + Pct(v);
 

@@ -22,8 +22,7 @@ public static class PayloadThroughput
 
     public static TextTable? Build(RunResult run)
     {
-        var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
-        var cells = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is null && c.Key.SizeBytes > 0 && c.Summary is { Succeeded: > 0, ElapsedSeconds: > 0 })
+        var cells = run.ComparedCells().Where(c => c.Key.SizeBytes > 0 && c.Summary is { Succeeded: > 0, ElapsedSeconds: > 0 })
             .OrderBy(c => c.Key.Endpoint).ThenBy(c => c.Key.Concurrency).ThenBy(c => c.Key.SizeBytes).ThenBy(c => c.Key.Target).ToList();
         if (cells.Count == 0) return null;
         var rows = cells.Select(c =>

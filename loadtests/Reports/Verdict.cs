@@ -46,8 +46,8 @@ public static partial class Verdict
     {
         var lines = new List<VerdictLine>();
         var on = tagged ? " " + CoreParts.Short(run.Spec) : "";
-        var driver = run.Spec.Drivers.FirstOrDefault()?.Name;
-        var cells = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is null).ToList();
+        var driver = run.ComparedDriver();
+        var cells = run.ComparedCells();
         var baseline = run.Spec.BaselineTarget;
         var targetNames = run.Targets.Select(t => t.Name).Concat(cells.Select(c => c.Key.Target)).Distinct().ToList();
         var others = targetNames.Where(t => t != baseline && cells.Any(c => c.Key.Target == t && c.Summary is not null)).ToList();
@@ -129,9 +129,9 @@ public static partial class Verdict
     /// </summary>
     private static IEnumerable<VerdictLine> AtRate(RunResult run, string? driver, string baseline, string other, string on)
     {
-        var rated = run.Cells.Where(c => c.Key.Driver == driver && c.Key.Rate is not null && (c.Key.Target == baseline || c.Key.Target == other)).ToList();
+        var rated = run.ComparedCells(fixedRate: true).Where(c => (c.Key.Target == baseline || c.Key.Target == other)).ToList();
         var verdicts = run.JudgedAtRate().Where(v => v.Baseline == baseline && v.Other == other).ToList();
-        var groups = rated.GroupBy(c => c.Key with { Target = "" }).Where(g => g.Any(c => c.Key.Target == other)).ToList();
+        var groups = rated.GroupBy(c => c.Key with { Target = CellKey.AnyTarget }).Where(g => g.Any(c => c.Key.Target == other)).ToList();
         if (groups.Count == 0) yield break;
         yield return new(VerdictLineKind.Note, $"At a fixed rate (open model: requests sent at a constant rate whatever the server does, latency from each request's intended send time), " +
                                                $"{other} vs {baseline}; server CPU and p90 are judged by the same interval rule, the lower leading (p99 and p99.9 are reported, not judged: a window holds too few requests above them).");
@@ -144,7 +144,7 @@ public static partial class Verdict
             if (a is null || b is null) { yield return new(VerdictLineKind.Endpoint, $"{at}: not measured on both"); continue; }
             string Judged(string metric)
             {
-                var v = verdicts.FirstOrDefault(x => x.Metric == metric && x.Endpoint == key.Endpoint && x.SizeBytes == key.SizeBytes && x.Concurrency == key.Concurrency && x.Rate == key.Rate);
+                var v = verdicts.FirstOrDefault(x => x.Metric == metric && x.Key with { Target = CellKey.AnyTarget } == key);
                 if (v is null) return "not judged";
                 var interval = v.RatioLow is double l && v.RatioHigh is double h ? $"{X(v.Ratio!.Value)}, {Format.Percent(v.Confidence)} interval {X(l)}–{X(h)}" : v.Ratio is double r ? X(r) : "n/a";
                 return v.Leader is string leader ? $"{leader} lower{(v.WithinMargin ? ", by less than the margin" : "")} ({interval})" : $"{v.Said()} ({interval})";

@@ -1,10 +1,17 @@
 namespace Comparator.Results;
 
-/// <summary>Identifies a cell: target x endpoint x payload size x concurrency, per driver and allotment of cores; a fixed-rate cell also by its asked rate.</summary>
+/// <summary>
+/// The one identity of a cell: target x endpoint x payload size x concurrency, per driver and allotment of
+/// cores; a fixed-rate cell also by its asked rate. The plan, the journal, the results, the verdicts,
+/// `diff` and capacity all key a cell by it (the plan and a capacity with <see cref="AnyTarget"/>).
+/// </summary>
 /// <param name="Rate">requests/s asked at a constant arrival rate (open model); null for the closed loop</param>
 /// <param name="Cores">the allotment of cores the server had ("1", "shared": RunSpec.Cores); null in files saved before it was recorded</param>
 public sealed record CellKey(string Target, string Endpoint, long SizeBytes, int Concurrency, string Driver, double? Rate = null, string? Cores = null)
 {
+    /// <summary>The target of a key that stands for the cell on every target (the plan's, a capacity found in the first launch).</summary>
+    public const string AnyTarget = "";
+
     /// <summary>"socket", or "socket @2000/s" for a fixed-rate cell: how the load was applied, for tables.</summary>
     public string Load => Rate is double r ? $"{Driver} @{r.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)}/s" : Driver;
 }
@@ -42,80 +49,6 @@ public static class CellSizes
 
     public static bool HasSizes(this IEnumerable<CellResult> cells, string endpoint) =>
         System.Linq.Enumerable.Any(cells, c => c.Key.Endpoint == endpoint && c.SizeLabel != NoSize);
-}
-
-/// <summary>
-/// What one measured window produced. Byte counts come from the sockets (headers and chunk framing
-/// included); latency covers successful requests only; CPU figures are null where the server
-/// process is not ours to read (an external target).
-/// </summary>
-public sealed record Measurement(
-    long Requests,
-    long Failed,
-    long Non2xx,
-    long Errors,
-    long Timeouts,
-    double ElapsedSeconds,
-    double RequestsPerSecond,
-    double LatencyMeanMs,
-    double LatencyP50Ms,
-    double LatencyP90Ms,
-    double LatencyP99Ms,
-    double LatencyMaxMs,
-    long BytesReceived,
-    long? BytesSent,
-    long? BodyBytesReceived,
-    long? ConnectionsOpened,
-    double? ServerCpuSeconds,
-    double? ServerPeakRssMb,
-    double ClientCpuSeconds,
-    IReadOnlyList<string> FailureSamples,
-    IReadOnlyList<string> Limitations,
-    DateTimeOffset? WindowStartedAt = null,
-    int? Launch = null,
-    int? Round = null,
-    RuntimeCounters? Counters = null,
-    double? MachineCpuSeconds = null,
-    double? LatencyP999Ms = null,
-    long? LateRequests = null,
-    long? DroppedRequests = null,
-    IReadOnlyList<PercentilePoint>? LatencyDistribution = null,
-    string? LatencyHistogram = null,
-    ThreadActivity? Threads = null,
-    long? TlsHandshakes = null)
-{
-    // TlsHandshakes: an https target's TLS handshakes in the window, one per connection opened (the bytes then count TLS records); null over plain HTTP.
-    // Threads: the server's context switches over the window and its thread count (every thread, /proc); null off Linux, for external targets and in older files.
-    // LatencyHistogram: the window's whole HDR histogram (µs, 3 significant digits), compressed and base64
-    // encoded as HdrHistogram's own log format writes it ("HISTF..."), so any percentile can be read later.
-    // LatencyP999Ms: where the driver records a histogram (socket). LateRequests, DroppedRequests: fixed-rate windows only (see DriverWindow).
-    // MachineCpuSeconds: every core's busy time over the window (/proc/stat), whoever used it; null off Linux and in older files.
-
-    /// <summary>
-    /// CPU seconds per second of the window used by processes other than the server and the driver
-    /// (another tenant, a build, the kernel's own threads); null where either side is not read.
-    /// </summary>
-    public double? OtherCores => MachineCpuSeconds is double m && ServerCpuSeconds is double s && ElapsedSeconds > 0
-        ? Math.Max(0, m - s - ClientCpuSeconds) / ElapsedSeconds
-        : null;
-
-    // Counters: the .NET runtime's counters over this window (EventPipe); null for Mono, external targets and older files.
-    // Launch: which fresh start of the target this window belongs to (0-based), Round: its round in
-    // that launch. Both null in files saved before launches were recorded.
-
-    /// <summary>Requests that completed and passed every check.</summary>
-    public long Succeeded => Requests - Failed;
-
-    /// <summary>The server's context switches (voluntary and involuntary, every thread) per successful request.</summary>
-    public double? SwitchesPerRequest => Threads is { } t && Succeeded > 0 ? (double)(t.VoluntarySwitches + t.InvoluntarySwitches) / Succeeded : null;
-
-    public double? ServerCpuUsPerRequest => ServerCpuSeconds is double s && Succeeded > 0 ? s * 1e6 / Succeeded : null;
-
-    /// <summary>ab's "Time per request" (mean across all concurrent requests): elapsed / requests.</summary>
-    public double TimePerRequestAcrossMs => Succeeded > 0 ? ElapsedSeconds * 1000 / Succeeded : 0;
-
-    public double TransferKBpsReceived => ElapsedSeconds > 0 ? BytesReceived / 1024.0 / ElapsedSeconds : 0;
-    public double? TransferKBpsSent => ElapsedSeconds > 0 && BytesSent is long sent ? sent / 1024.0 / ElapsedSeconds : null;
 }
 
 /// <summary>

@@ -15,11 +15,14 @@ public static class ResultStore
         NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
     };
 
-    public static string Serialize(RunResult run) => JsonSerializer.Serialize(run, Options);
+    /// <summary>The run in this comparator's shape, so under its schema version whatever version the run was read from.</summary>
+    public static string Serialize(RunResult run) => JsonSerializer.Serialize(Current(run), Options);
 
     /// <summary>The same shape; on one line where <paramref name="indented"/> is false (for a tool that reads lines).</summary>
     public static string Serialize(RunResult run, bool indented) =>
-        indented ? Serialize(run) : JsonSerializer.Serialize(run, new JsonSerializerOptions(Options) { WriteIndented = false });
+        indented ? Serialize(run) : JsonSerializer.Serialize(Current(run), new JsonSerializerOptions(Options) { WriteIndented = false });
+
+    private static RunResult Current(RunResult run) => run with { SchemaVersion = RunResult.CurrentSchemaVersion };
 
     /// <summary>Reads a results file; a file of another schema version or no result at all is an error with one line.</summary>
     public static RunResult Deserialize(string json, string source)
@@ -57,8 +60,8 @@ public static class ResultStore
             : run.Cells.Any(c => c?.Key is null || c.Repeats is null || c.Flags is null) ? "a cell's key, repeats or flags"
             : null;
         if (missing is not null) throw new InvalidDataException($"{source} is not a complete comparator result: {missing} missing");
-        // Files saved before the verdicts were stored (schema 1), or before the three outcomes (schema 2),
+        // Files saved before the verdicts were stored (schema 1), before the three outcomes (schema 2), or before verdicts were keyed by their cell (schema 3),
         // are judged on reading by the rule they recorded, so that every renderer reads run.Verdicts alike.
-        return run!.Verdicts is null || version < 3 ? run with { Verdicts = Comparing.PairVerdicts.Build(run) } : run;
+        return run!.Verdicts is null || version < 4 ? run with { Verdicts = Comparing.PairVerdicts.Build(run) } : run;
     }
 }

@@ -24,7 +24,9 @@ public sealed record RunResult(
     /// and Sequential, fixed-rate latency judged on p90 (p90_ms) instead of p99. Readers take 1 to 3;
     /// the verdicts of a file before 3 are judged again on reading, by the rule it recorded.
     /// </summary>
-    public const int CurrentSchemaVersion = 3;
+    /// 4: a verdict keyed by its cell (CellVerdict.Key, the driver included) with the flag that paced it
+    /// (PacedBy); files before 4 are judged again on reading too.
+    public const int CurrentSchemaVersion = 4;
     public const int OldestReadableSchemaVersion = 1;
 }
 
@@ -32,12 +34,11 @@ public sealed record RunResult(
 /// The decision on one compared cell, as the lead rule made it: the ratio other/baseline of the
 /// metric with its interval, and the leader, or null with the reason no lead is claimed.
 /// </summary>
+/// <param name="Key">the compared cell, as the other target's key (its target is the other side); the baseline's cell is the same key with the baseline's name</param>
+/// <param name="Metric">the figure judged: its descriptor's <see cref="MetricDescriptor.VerdictId"/></param>
 public sealed record CellVerdict(
-    string Endpoint,
-    long SizeBytes,
-    int Concurrency,
+    CellKey Key,
     string Baseline,
-    string Other,
     string Metric,
     double? Ratio,
     double? RatioLow,
@@ -45,29 +46,44 @@ public sealed record CellVerdict(
     double Confidence,
     string? Leader,
     string? Reason,
-    double? Rate = null,
     string? Outcome = null,
     double? EquivalenceLow = null,
     double? EquivalenceHigh = null,
     int? Launches = null,
-    bool WithinMargin = false,
-    string? Cores = null)
+    bool WithinMargin = false)
 {
-    // Cores: the allotment the compared cells ran under (CellKey.Cores); null in files saved before it was recorded.
     // Outcome: higher, lower (other against baseline, beyond the minimum effect), equivalent (within the
-    // margin) or unsettled; null in files saved before the three outcomes. EquivalenceLow/High: the
-    // interval of the two one-sided tests (90%). Launches: the units the interval is over. WithinMargin:
-    // a lead whose equivalence interval also lies within the margin ("faster, by less than 5%").
+    // margin) or unsettled; null where nothing could be judged. EquivalenceLow/High: the interval of the
+    // two one-sided tests (90%). Launches: the units the interval is over. WithinMargin: a lead whose
+    // equivalence interval also lies within the margin ("faster, by less than 5%").
     public const string Higher = "higher";
     public const string Lower = "lower";
     public const string Equivalent = "equivalent";
     public const string Unsettled = "unsettled";
 
+    /// <summary>
+    /// The flag that set a closed-loop cell's pace (starved, wait-bound) so that no leader is named
+    /// whatever the interval; null where none did.
+    /// </summary>
+    public string? PacedBy { get; init; }
+
+    // The key's parts, by the names the renderers use.
+    [System.Text.Json.Serialization.JsonIgnore] public string Other => Key.Target;
+    [System.Text.Json.Serialization.JsonIgnore] public string Endpoint => Key.Endpoint;
+    [System.Text.Json.Serialization.JsonIgnore] public long SizeBytes => Key.SizeBytes;
+    [System.Text.Json.Serialization.JsonIgnore] public int Concurrency => Key.Concurrency;
+    /// <summary>The asked rate of a fixed-rate cell, whose metrics are costs; null for the closed loop.</summary>
+    [System.Text.Json.Serialization.JsonIgnore] public double? Rate => Key.Rate;
+    [System.Text.Json.Serialization.JsonIgnore] public string? Cores => Key.Cores;
+
     /// <summary>Whether the rule settled this figure: a lead either way, or equivalence.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
     public bool Settled => Outcome is Higher or Lower or Equivalent || (Outcome is null && Leader is not null);
 
-    // Rate: the asked rate of a fixed-rate cell, whose metrics are costs (lower leads); null for the closed loop's req/s.
+    /// <summary>The figure judged.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public MetricDescriptor? Figure => Metrics.ByVerdictId(Metric);
+
     public const string RequestsPerSecond = "rps";
     /// <summary>Server CPU µs per request at a fixed rate: lower leads.</summary>
     public const string ServerCpu = "server_cpu_us";

@@ -93,28 +93,31 @@ public sealed class CellMeasurer
         var threads = switchesBefore is { } b && switchesAfter is { } e
             ? new ThreadActivity(Math.Max(0, e.Voluntary - b.Voluntary), Math.Max(0, e.Involuntary - b.Involuntary), e.Threads, e.CpusAllowed)
             : null;
-        return ToMeasurement(window, serverCpuAfter - serverCpuBefore, rss) with
+        return ToMeasurement(window, serverCpuAfter - serverCpuBefore, rss).With(Metrics.MachineCpuSeconds, machineAfter - machineBefore) with
         {
-            WindowStartedAt = startedAt, MachineCpuSeconds = machineAfter - machineBefore, Threads = threads,
+            WindowStartedAt = startedAt, Threads = threads,
         };
     }
 
+    /// <summary>A driver's window as the figures of the catalogue, with the server's CPU and peak memory where its process is ours to read.</summary>
     public static Measurement ToMeasurement(DriverWindow w, double? serverCpuSeconds, double? serverPeakRssMb)
     {
         var succeeded = w.Requests - w.Failed;
-        return new Measurement(
-            w.Requests, w.Failed, w.Non2xx, w.Errors, w.Timeouts, w.ElapsedSeconds,
-            RequestsPerSecond: w.ElapsedSeconds > 0 ? succeeded / w.ElapsedSeconds : 0,
-            w.Latency.MeanMs, w.Latency.P50Ms, w.Latency.P90Ms, w.Latency.P99Ms, w.Latency.MaxMs,
-            w.BytesReceived, w.BytesSent, w.BodyBytesReceived, w.ConnectionsOpened,
-            serverCpuSeconds, serverPeakRssMb, w.ClientCpuSeconds, w.FailureSamples, w.Limitations)
+        return Measurement.Of(
+            (Metrics.Requests, w.Requests), (Metrics.Failed, w.Failed), (Metrics.Non2xx, w.Non2xx), (Metrics.Errors, w.Errors), (Metrics.Timeouts, w.Timeouts),
+            (Metrics.ElapsedSeconds, w.ElapsedSeconds),
+            (Metrics.RequestsPerSecond, w.ElapsedSeconds > 0 ? succeeded / w.ElapsedSeconds : 0),
+            (Metrics.LatencyMeanMs, w.Latency.MeanMs), (Metrics.LatencyP50Ms, w.Latency.P50Ms), (Metrics.LatencyP90Ms, w.Latency.P90Ms),
+            (Metrics.LatencyP99Ms, w.Latency.P99Ms), (Metrics.LatencyMaxMs, w.Latency.MaxMs), (Metrics.LatencyP999Ms, w.Latency.P999Ms),
+            (Metrics.BytesReceived, w.BytesReceived), (Metrics.BytesSent, w.BytesSent), (Metrics.BodyBytesReceived, w.BodyBytesReceived),
+            (Metrics.ConnectionsOpened, w.ConnectionsOpened), (Metrics.TlsHandshakes, w.TlsHandshakes),
+            (Metrics.LateRequests, w.LateRequests), (Metrics.DroppedRequests, w.DroppedRequests),
+            (Metrics.ServerCpuSeconds, serverCpuSeconds), (Metrics.ServerPeakRssMb, serverPeakRssMb), (Metrics.ClientCpuSeconds, w.ClientCpuSeconds)) with
         {
-            LatencyP999Ms = w.Latency.P999Ms,
+            FailureSamples = w.FailureSamples,
+            Limitations = w.Limitations,
             LatencyDistribution = w.Latency.Distribution,
             LatencyHistogram = w.Latency.Histogram,
-            LateRequests = w.LateRequests,
-            DroppedRequests = w.DroppedRequests,
-            TlsHandshakes = w.TlsHandshakes,
         };
     }
 

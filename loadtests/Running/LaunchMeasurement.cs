@@ -30,7 +30,7 @@ public static class LaunchMeasurement
         {
             var active = session.Active;
             if (cancellationToken.IsCancellationRequested || active.Count == 0) break;
-            var (concurrency, driver) = (planned.Id.Concurrency, planned.Driver);
+            var (concurrency, driver) = (planned.Id.Key.Concurrency, planned.Driver);
             var rate = record.RateOf(planned.Id);
             var label = planned.Label + (rate is double asked ? string.Create(CultureInfo.InvariantCulture, $" @{asked:0}/s") : "");
             if (planned.Id.Rate is not null && rate is null)
@@ -81,7 +81,7 @@ public static class LaunchMeasurement
             }
             // The first launch's closed-loop capacity sets every launch's share-of-capacity rates, so the cell's rate stays one.
             if (planned.Id.Rate is null && launch == 0 && participants.Count == active.Count && repeats.All(r => r.Count > 0 && r.All(m => m.Failed == 0)))
-                record.Capacity(planned.Id.ClosedLoop, repeats.Min(r => CellMeasurer.MedianRepeat(r).RequestsPerSecond));
+                record.Capacity(planned.Id.Key, repeats.Min(r => CellMeasurer.MedianRepeat(r).RequestsPerSecond));
         }
     }
 

@@ -66,13 +66,13 @@ public static class RunAssembly
     {
         var rate = record.RateOf(c);
         var cores = record.Start.ProcessorCount;
-        var flags = CellFlags.For(repeats, c.Concurrency, cores, record.Start.Precision, rate);
+        var flags = CellFlags.For(repeats, c.Key.Concurrency, cores, record.Start.Precision, rate);
         return new CellResult(record.Key(target.Name, c), target.Runtime, c.SizeLabel, record.Start.Spec.KeepAlive, repeats.ToList(),
             CellMeasurer.MedianRepeat(repeats), repeats.Min(r => r.RequestsPerSecond), repeats.Max(r => r.RequestsPerSecond),
             repeats.Sum(r => r.Failed), repeats.Sum(r => r.Non2xx), flags, null,
             Spread.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()))
         {
-            Bottleneck = BottleneckRule.Of(repeats, c.Concurrency, cores, flags, rate),
+            Bottleneck = BottleneckRule.Of(repeats, c.Key.Concurrency, cores, flags, rate),
         };
     }
 

@@ -40,7 +40,7 @@ public sealed record JournalEntry(string Event, DateTimeOffset At)
     public string? Name { get; init; }
     public string? Note { get; init; }
     public string? Flag { get; init; }
-    public CapacityKey? Capacity { get; init; }
+    public CellKey? Capacity { get; init; }
     public double? RequestsPerSecond { get; init; }
     public CellKey? Key { get; init; }
     public Measurement? Window { get; init; }

@@ -110,7 +110,7 @@ public sealed class RunOrchestrator
         for (var place = 0; place < allotments.Count && !cancellationToken.IsCancellationRequested; place++)
         {
             var allotment = allotments[place];
-            var here = pending.Where(id => id.Cores == allotment.Label).ToHashSet();
+            var here = pending.Where(id => id.Key.Cores == allotment.Label).ToHashSet();
             if (here.Count == 0) continue;
             if (run.Placing)
             {
@@ -136,10 +136,11 @@ public sealed class RunOrchestrator
         int cells = 0, settled = 0;
         foreach (var planned in record.Start.Cells)
         {
-            var rate = record.RateOf(planned);
-            var metric = planned.Rate is null ? CellVerdict.RequestsPerSecond : CellVerdict.ServerCpu;
-            var judged = verdicts.Where(v => v.Metric == metric && v.Endpoint == planned.Endpoint && v.SizeBytes == planned.SizeBytes &&
-                                             v.Concurrency == planned.Concurrency && v.Rate == rate && v.Cores == planned.Cores).ToList();
+            // The first figure a verdict gives at this kind of cell (req/s; server CPU at a fixed rate); verdicts are the
+            // first driver's, and a further driver's cell follows them (it is measured in the same launches).
+            var metric = Metrics.VerdictFigures(fixedRate: planned.Rate is not null).First().VerdictId;
+            var cell = planned.For(CellKey.AnyTarget, record.RateOf(planned));
+            var judged = verdicts.Where(v => v.Metric == metric && v.Key with { Target = CellKey.AnyTarget, Driver = cell.Driver } == cell).ToList();
             if (judged.Count == 0) continue;
             cells++;
             if (judged.All(v => v.Settled)) settled++;

@@ -1,4 +1,3 @@
-using System.Text.Json.Serialization;
 using Comparator.Contracts;
 using Comparator.Drivers;
 using Comparator.Results;
@@ -7,19 +6,15 @@ using Comparator.Scenarios;
 namespace Comparator.Running;
 
 /// <summary>
-/// A cell as the results and the journal know it, the same on every target: endpoint (or a scenario's
-/// operation) at a size, concurrency, driver, allotment of cores, and the fixed rate of a fixed-rate pass.
-/// It is also the cell's identity across launches.
+/// A cell of the plan, the same on every target: its key with no target yet (<see cref="CellKey.AnyTarget"/>)
+/// and no rate (a fixed-rate pass's rate is known only once its closed loop measured a capacity), the
+/// size's label, and the rate as asked. <see cref="For"/> gives the one key every record of the cell uses.
 /// </summary>
-public sealed record CellPlan(string Endpoint, long SizeBytes, string SizeLabel, int Concurrency, string Driver, string Cores, RateSpec? Rate = null)
+public sealed record CellPlan(CellKey Key, string SizeLabel, RateSpec? Rate = null)
 {
-    /// <summary>The closed-loop cell whose capacity a share-of-capacity rate is taken from.</summary>
-    [JsonIgnore]
-    public CapacityKey ClosedLoop => new(Endpoint, SizeBytes, Concurrency, Driver, Cores);
+    /// <summary>The cell on one target, at the rate the run resolved (null for the closed loop).</summary>
+    public CellKey For(string target, double? rate) => Key with { Target = target, Rate = rate };
 }
-
-/// <summary>A closed-loop cell, whose capacity sets the rates of its fixed-rate passes.</summary>
-public sealed record CapacityKey(string Endpoint, long SizeBytes, int Concurrency, string Driver, string Cores);
 
 /// <summary>A cell to measure on every target: a contract endpoint at a size, or a scenario's operation; with what measures it.</summary>
 public sealed record PlannedCell(CellPlan Id, EndpointSpec? Contract, Operation? Operation, Payload Payload, ILoadDriver Driver, CoreAllotment Cores)
@@ -27,7 +22,7 @@ public sealed record PlannedCell(CellPlan Id, EndpointSpec? Contract, Operation?
     public bool HasSize => Contract?.SendsBody ?? Operation?.Size is not null;
 
     /// <summary>"echo-post 4KB c=100 socket": the cell in progress lines (the asked rate is added where known).</summary>
-    public string Label => $"{Id.Endpoint}{(HasSize ? " " + Payload.Spec.Label : "")} c={Id.Concurrency} {Driver.Name}";
+    public string Label => $"{Id.Key.Endpoint}{(HasSize ? " " + Payload.Spec.Label : "")} c={Id.Key.Concurrency} {Driver.Name}";
 }
 
 /// <summary>
@@ -76,7 +71,7 @@ public sealed class RunPlan
     }
 
     private static PlannedCell Cell(string name, EndpointSpec? contract, Operation? operation, Payload payload, int concurrency, ILoadDriver driver, CoreAllotment cores) =>
-        new(new CellPlan(name, payload.Spec.Bytes, payload.Spec.Label, concurrency, driver.Name, cores.Label), contract, operation, payload, driver, cores);
+        new(new CellPlan(new CellKey(CellKey.AnyTarget, name, payload.Spec.Bytes, concurrency, driver.Name, Cores: cores.Label), payload.Spec.Label), contract, operation, payload, driver, cores);
 
     /// <summary>A closed-loop cell, then its fixed-rate passes where the driver holds a rate.</summary>
     private IEnumerable<PlannedCell> WithRates(PlannedCell closed)

@@ -14,7 +14,7 @@ public sealed class RunRecord
     private readonly List<TargetInfo> _targets = new();
     private readonly List<Check> _checks = new();
     private readonly Dictionary<string, List<string>> _launchFailures = new();
-    private readonly Dictionary<CapacityKey, double> _capacity = new();
+    private readonly Dictionary<CellKey, double> _capacity = new();
     private readonly Dictionary<CellKey, List<Measurement>> _windows = new();
     private readonly Dictionary<CellKey, (string Reason, string Flag)> _missed = new();
     private readonly List<LookSpec> _looks = new();
@@ -69,17 +69,16 @@ public sealed class RunRecord
     {
         null => null,
         { PerSecond: double r } => r,
-        { ShareOfCapacity: double share } => _capacity.TryGetValue(c.ClosedLoop, out var capacity) ? Math.Max(1, Math.Round(capacity * share)) : null,
+        { ShareOfCapacity: double share } => _capacity.TryGetValue(c.Key, out var capacity) ? Math.Max(1, Math.Round(capacity * share)) : null,
         _ => null,
     };
 
-    public CellKey Key(string target, CellPlan c) =>
-        new(target, c.Endpoint, c.SizeBytes, c.Concurrency, c.Driver, c.Rate is null ? null : RateOf(c) ?? 0, c.Cores);
+    public CellKey Key(string target, CellPlan c) => c.For(target, c.Rate is null ? null : RateOf(c) ?? 0);
 
     public void Target(TargetInfo target) => Record(new JournalEntry(JournalEntry.IsTarget, Now) { Target = target });
     public void AddChecks(IReadOnlyList<Check> checks) => Record(new JournalEntry(JournalEntry.IsChecks, Now) { Checks = checks });
     public void LaunchFailure(string target, string note) => Record(new JournalEntry(JournalEntry.IsLaunchFailure, Now) { Name = target, Note = note });
-    public void Capacity(CapacityKey cell, double requestsPerSecond) =>
+    public void Capacity(CellKey cell, double requestsPerSecond) =>
         Record(new JournalEntry(JournalEntry.IsCapacity, Now) { Capacity = cell, RequestsPerSecond = requestsPerSecond });
     public void Window(CellKey key, Measurement window) => Record(new JournalEntry(JournalEntry.IsWindow, Now) { Key = key, Window = window });
     public void Missed(CellKey key, string reason, string flag) => Record(new JournalEntry(JournalEntry.IsMissed, Now) { Key = key, Note = reason, Flag = flag });

@@ -1,0 +1,142 @@
+namespace Comparator.Results;
+
+/// <summary>
+/// The catalogue of every figure a measured window can carry, in results.json's order. A source fills
+/// the stored ones (the driver's window, the server's process, the machine); the derived ones are
+/// computed from those; the grouped ones live in a group a source writes whole. results.json, the CSV,
+/// the verdicts and `diff` all read this list.
+/// </summary>
+public static class Metrics
+{
+    private const string Driver = "the load driver's window";
+    private const string Server = "the server process over the window (Process API; /proc on Linux)";
+    private const string Machine = "the machine's busy time over the window (/proc/stat; GetSystemTimes on Windows)";
+    private const string Procfs = "the server's threads (/proc/PID/task/*/status), Linux only";
+    private const string EventPipe = "the .NET runtime's counters (EventPipe), .NET targets only";
+
+    private static MetricDescriptor Stored(string id, string label, string unit, Better better, string source, string description, string? column = null) =>
+        new(id, label, unit, better, MetricStorage.Stored, source, description, column);
+
+    private static MetricDescriptor Derived(string id, string label, string unit, Better better, string source, string description, Func<Measurement, double?> compute,
+        string? column = null, bool written = true) =>
+        new(id, label, unit, better, MetricStorage.Derived, source, description, column, Written: written) { Compute = compute };
+
+    private static MetricDescriptor Grouped(string id, string label, string unit, Better better, string source, string description, Func<Measurement, double?> compute, string column) =>
+        new(id, label, unit, better, MetricStorage.Grouped, source, description, column) { Compute = compute };
+
+    // The driver's window.
+    public static readonly MetricDescriptor Requests = Stored("requests", "requests", "", Better.Neither, Driver,
+        "ab: Complete requests, less any ab wrote on a connection the server had closed (see limitations) (median repeat)", "requests");
+    public static readonly MetricDescriptor Failed = Stored("failed", "failed", "", Better.Lower, Driver, "requests that failed a check: non-2xx, errors, timeouts, wrong bodies");
+    public static readonly MetricDescriptor Non2xx = Stored("non2xx", "non-2xx", "", Better.Lower, Driver, "answers with a status outside 2xx");
+    public static readonly MetricDescriptor Errors = Stored("errors", "errors", "", Better.Lower, Driver, "connection or protocol errors (median repeat)", "errors");
+    public static readonly MetricDescriptor Timeouts = Stored("timeouts", "timeouts", "", Better.Lower, Driver, "requests that timed out (median repeat)", "timeouts");
+    public static readonly MetricDescriptor ElapsedSeconds = Stored("elapsedSeconds", "window s", "s", Better.Neither, Driver, "the window's length");
+    public static readonly MetricDescriptor RequestsPerSecond = Stored("requestsPerSecond", "req/s", "1/s", Better.Higher, Driver,
+        "ab: Requests per second, successful only (median repeat)", "rps") with { VerdictId = "rps", Verdicts = JudgedAt.ClosedLoop, Gated = true };
+    public static readonly MetricDescriptor LatencyMeanMs = Stored("latencyMeanMs", "mean ms", "ms", Better.Lower, Driver, "mean latency of successful requests", "latency_mean_ms");
+    public static readonly MetricDescriptor LatencyP50Ms = Stored("latencyP50Ms", "p50 ms", "ms", Better.Lower, Driver, "latency percentile 50", "latency_p50_ms");
+    public static readonly MetricDescriptor LatencyP90Ms = Stored("latencyP90Ms", "p90 ms", "ms", Better.Lower, Driver, "latency percentile 90", "latency_p90_ms")
+        with { VerdictId = "p90_ms", Verdicts = JudgedAt.FixedRate, Gated = true };
+    public static readonly MetricDescriptor LatencyP99Ms = Stored("latencyP99Ms", "p99 ms", "ms", Better.Lower, Driver, "latency percentile 99", "latency_p99_ms")
+        with { VerdictId = "p99_ms" };
+    public static readonly MetricDescriptor LatencyMaxMs = Stored("latencyMaxMs", "max ms", "ms", Better.Lower, Driver, "highest latency of any repeat", "latency_max_ms");
+    public static readonly MetricDescriptor BytesReceived = Stored("bytesReceived", "bytes received", "B", Better.Lower, Driver,
+        "ab: Total transferred: bytes read from the sockets, heads and chunk framing included", "bytes_received");
+    public static readonly MetricDescriptor BytesSent = Stored("bytesSent", "bytes sent", "B", Better.Neither, Driver, "ab: Total sent: bytes written to the sockets", "bytes_sent");
+    public static readonly MetricDescriptor BodyBytesReceived = Stored("bodyBytesReceived", "body bytes", "B", Better.Neither, Driver,
+        "ab: HTML transferred: response body bytes after de-framing", "body_bytes_received");
+    public static readonly MetricDescriptor ConnectionsOpened = Stored("connectionsOpened", "connections", "", Better.Neither, Driver,
+        "connections the driver opened in the window (keep-alive on: more than concurrency means the server closed some)", "connections_opened");
+
+    // The server's process, the driver's own CPU and the machine.
+    public static readonly MetricDescriptor ServerCpuSeconds = Stored("serverCpuSeconds", "server cpu s", "s", Better.Lower, Server, "server process CPU (user+system) over the window");
+    public static readonly MetricDescriptor ServerPeakRssMb = Stored("serverPeakRssMb", "server peak MiB", "MiB", Better.Lower, Server,
+        "server peak resident set (VmHWM) at the end of the window", "server_peak_rss_mb");
+    public static readonly MetricDescriptor ClientCpuSeconds = Stored("clientCpuSeconds", "driver cpu s", "s", Better.Neither, "the driver's process over the window",
+        "driver process CPU over the window", "client_cpu_seconds");
+    public static readonly MetricDescriptor MachineCpuSeconds = Stored("machineCpuSeconds", "machine cpu s", "s", Better.Neither, Machine, "every core's busy time over the window, whoever used it");
+
+    // The driver's window, figures added later (socket driver's histogram, the open model, TLS).
+    public static readonly MetricDescriptor LatencyP999Ms = Stored("latencyP999Ms", "p99.9 ms", "ms", Better.Lower, Driver,
+        "latency percentile 99.9 (socket driver: from its HDR histogram)", "latency_p999_ms");
+    public static readonly MetricDescriptor LateRequests = Stored("lateRequests", "late", "", Better.Lower, Driver,
+        "fixed-rate cells: requests whose intended send time came while their connection still waited for the previous answer (the server did not keep up)", "late_requests");
+    public static readonly MetricDescriptor DroppedRequests = Stored("droppedRequests", "dropped", "", Better.Lower, Driver,
+        "fixed-rate cells: requests due in the window that could not be sent before it ended", "dropped_requests");
+    public static readonly MetricDescriptor TlsHandshakes = Stored("tlsHandshakes", "TLS handshakes", "", Better.Neither, Driver,
+        "https targets: TLS handshakes in the window, one per connection opened (the byte columns then count TLS records); empty over plain HTTP", "tls_handshakes");
+
+    // Derived from the stored figures.
+    public static readonly MetricDescriptor OtherCores = Derived("otherCores", "other cores", "cores", Better.Neither, Machine,
+        "CPU seconds per second used by processes other than the server and the driver (another tenant, a build, the kernel's threads)",
+        m => m.MachineCpuSeconds is double c && m.ServerCpuSeconds is double s && m.ElapsedSeconds > 0 ? Math.Max(0, c - s - m.ClientCpuSeconds) / m.ElapsedSeconds : null);
+    public static readonly MetricDescriptor Succeeded = Derived("succeeded", "succeeded", "", Better.Neither, Driver, "requests that completed and passed every check",
+        m => m.Requests - m.Failed);
+    public static readonly MetricDescriptor SwitchesPerRequest = Derived("switchesPerRequest", "switches/req", "1/req", Better.Lower, Procfs,
+        "the server's context switches (voluntary + involuntary, every thread, /proc/PID/task/*/status) per successful request",
+        m => m.Threads is { } t && m.Succeeded > 0 ? (double)(t.VoluntarySwitches + t.InvoluntarySwitches) / m.Succeeded : null, "switches_per_request");
+    public static readonly MetricDescriptor ServerCpuUsPerRequest = Derived("serverCpuUsPerRequest", "server cpu µs/req", "µs", Better.Lower, Server,
+            "server process CPU (user+system) over the window / successful requests",
+            m => m.ServerCpuSeconds is double s && m.Succeeded > 0 ? s * 1e6 / m.Succeeded : null, "server_cpu_us_per_request")
+        with { VerdictId = "server_cpu_us", Verdicts = JudgedAt.FixedRate, Gated = true };
+    public static readonly MetricDescriptor TimePerRequestAcrossMs = Derived("timePerRequestAcrossMs", "ms/req across", "ms", Better.Lower, Driver,
+        "ab: Time per request (mean, across all concurrent requests): elapsed / requests",
+        m => m.Succeeded > 0 ? m.ElapsedSeconds * 1000 / m.Succeeded : 0);
+    public static readonly MetricDescriptor TransferKBpsReceived = Derived("transferKBpsReceived", "KiB/s received", "KiB/s", Better.Neither, Driver, "ab: Transfer rate, received",
+        m => m.ElapsedSeconds > 0 ? m.BytesReceived / 1024.0 / m.ElapsedSeconds : 0, "transfer_kbps_received");
+    public static readonly MetricDescriptor TransferKBpsSent = Derived("transferKBpsSent", "KiB/s sent", "KiB/s", Better.Neither, Driver, "ab: Transfer rate, sent",
+        m => m.ElapsedSeconds > 0 && m.BytesSent is long sent ? sent / 1024.0 / m.ElapsedSeconds : null, "transfer_kbps_sent");
+    public static readonly MetricDescriptor BytesPerRequest = Derived("bytesPerRequest", "bytes/req", "B", Better.Lower, Driver, "wire bytes received per request",
+            m => m.Requests > 0 ? (double)m.BytesReceived / m.Requests : null, "bytes_received_per_request", written: false)
+        with { Gated = true };
+
+    // Grouped: written whole by their source (thread activity from /proc, runtime counters from EventPipe).
+    public static readonly MetricDescriptor VoluntarySwitches = Grouped("voluntarySwitches", "voluntary switches", "", Better.Lower, Procfs,
+        "the server's voluntary context switches over the window (a thread waited: socket, lock, another thread)", m => m.Threads?.VoluntarySwitches, "voluntary_switches");
+    public static readonly MetricDescriptor InvoluntarySwitches = Grouped("involuntarySwitches", "involuntary switches", "", Better.Lower, Procfs,
+        "the server's involuntary context switches over the window (the scheduler took the core away)", m => m.Threads?.InvoluntarySwitches, "involuntary_switches");
+    public static readonly MetricDescriptor ServerThreads = Grouped("serverThreads", "threads", "threads", Better.Neither, Procfs,
+        "threads of the server process at the window's end (/proc/PID/task)", m => m.Threads?.ThreadsAtEnd, "server_threads");
+    public static readonly MetricDescriptor ThreadPoolThreads = Grouped("threadPoolThreads", "pool threads", "threads", Better.Neither, EventPipe,
+        ".NET targets: thread-pool threads at the window's end (runtime counters)", m => m.Counters?.ThreadPoolThreadsAtEnd, "threadpool_threads");
+    public static readonly MetricDescriptor ThreadPoolQueue = Grouped("threadPoolQueue", "pool queue", "items", Better.Lower, EventPipe,
+        ".NET targets: work items waiting for a pool thread, median sample", m => m.Counters?.ThreadPoolQueueLengthMedian, "threadpool_queue");
+    public static readonly MetricDescriptor TimeInGcPercent = Grouped("timeInGcPercent", "time in GC %", "%", Better.Lower, EventPipe,
+        ".NET targets: time in GC, mean sample", m => m.Counters?.TimeInGcPercent, "time_in_gc_pct");
+    public static readonly MetricDescriptor AllocatedMbPerSecond = Grouped("allocatedMbPerSecond", "alloc MiB/s", "MiB/s", Better.Lower, EventPipe,
+        ".NET targets: bytes allocated per second", m => m.Counters is { } k ? k.AllocatedBytesPerSecond / (1024 * 1024) : null, "alloc_mb_per_s");
+
+    // Found across windows, not in one.
+    public static readonly MetricDescriptor Capacity = new("capacity", "capacity req/s", "1/s", Better.Higher, MetricStorage.Searched,
+        "the capacity search (`comparator capacity`)", "the highest arrival rate at which every latency objective held without overload", Written: false);
+
+    /// <summary>Every figure, stored ones first in results.json's order.</summary>
+    public static IReadOnlyList<MetricDescriptor> All { get; } = new[]
+    {
+        Requests, Failed, Non2xx, Errors, Timeouts, ElapsedSeconds, RequestsPerSecond, LatencyMeanMs, LatencyP50Ms, LatencyP90Ms, LatencyP99Ms, LatencyMaxMs,
+        BytesReceived, BytesSent, BodyBytesReceived, ConnectionsOpened, ServerCpuSeconds, ServerPeakRssMb, ClientCpuSeconds, MachineCpuSeconds,
+        LatencyP999Ms, LateRequests, DroppedRequests, TlsHandshakes,
+        OtherCores, Succeeded, SwitchesPerRequest, ServerCpuUsPerRequest, TimePerRequestAcrossMs, TransferKBpsReceived, TransferKBpsSent, BytesPerRequest,
+        VoluntarySwitches, InvoluntarySwitches, ServerThreads, ThreadPoolThreads, ThreadPoolQueue, TimeInGcPercent, AllocatedMbPerSecond,
+        Capacity,
+    };
+
+    /// <summary>The figures a window stores as values of its own.</summary>
+    public static IReadOnlyList<MetricDescriptor> StoredFigures { get; } = All.Where(m => m.Storage == MetricStorage.Stored).ToList();
+
+    /// <summary>The figures verdicts between targets judge, in the order the verdicts give them: throughput, then costs.</summary>
+    public static IReadOnlyList<MetricDescriptor> Judged { get; } = new[] { RequestsPerSecond, ServerCpuUsPerRequest, LatencyP90Ms };
+
+    /// <summary>The figures a verdict between two targets judges at a closed-loop or a fixed-rate cell.</summary>
+    public static IEnumerable<MetricDescriptor> VerdictFigures(bool fixedRate) =>
+        Judged.Where(m => m.Verdicts.HasFlag(fixedRate ? Results.JudgedAt.FixedRate : Results.JudgedAt.ClosedLoop));
+
+    /// <summary>The figures `diff` judges, req/s first (its verdict on a cell leads with it).</summary>
+    public static IReadOnlyList<MetricDescriptor> Gated { get; } = All.Where(m => m.Gated).ToList();
+
+    /// <summary>The descriptor a verdict's <c>metric</c> field names; null for a name this comparator does not know.</summary>
+    public static MetricDescriptor? ByVerdictId(string verdictId) => All.FirstOrDefault(m => m.VerdictId == verdictId);
+
+    public static MetricDescriptor? ById(string id) => All.FirstOrDefault(m => m.Id == id);
+}
