@@ -3,6 +3,7 @@ using System.IO;
 using System.Threading.Tasks;
 using Comparator.Capacity;
 using Comparator.Drivers;
+using Comparator.Errors;
 using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;

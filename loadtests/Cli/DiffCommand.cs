@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.IO;
 using Comparator.Comparing;
+using Comparator.Errors;
 using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
@@ -129,7 +130,4 @@ public static class DiffCommand
 }
 
 /// <summary>Two results cannot be compared (unreadable, another schema, nothing in common): exit 2 with one line.</summary>
-public sealed class IncomparableException : Exception
-{
-    public IncomparableException(string message) : base(message) { }
-}
+public sealed class IncomparableException(string message) : ComparatorException(DiffCommand.Incomparable, message);

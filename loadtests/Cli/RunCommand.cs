@@ -5,6 +5,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Comparing;
 using Comparator.Drivers;
+using Comparator.Errors;
 using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;

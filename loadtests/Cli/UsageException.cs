@@ -1,7 +1,6 @@
+using Comparator.Errors;
+
 namespace Comparator.Cli;
 
 /// <summary>Bad command-line input; the message is the one line the user sees, and the exit code is 2.</summary>
-public sealed class UsageException : Exception
-{
-    public UsageException(string message) : base(message) { }
-}
+public sealed class UsageException(string message) : ComparatorException(ExitCodes.BadArguments, message);

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Threading.Tasks;
+using Comparator.Errors;
 using Comparator.Scenarios;
 using Comparator.Targets;
 using Comparator.Running;

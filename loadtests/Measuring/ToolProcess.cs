@@ -2,14 +2,12 @@ using System.Diagnostics;
 using System.IO;
 using System.Threading;
 using System.Threading.Tasks;
+using Comparator.Errors;
 
 namespace Comparator.Measuring;
 
-/// <summary>An external tool (ab, wrk, taskset) that is not installed; the message says how to install it.</summary>
-public sealed class ToolMissingException : Exception
-{
-    public ToolMissingException(string message) : base(message) { }
-}
+/// <summary>An external tool (ab, wrk, taskset) that is not installed; the message says how to install it; the exit code is 2.</summary>
+public sealed class ToolMissingException(string message) : ComparatorException(ExitCodes.BadArguments, message);
 
 /// <summary>What a finished tool run left: its output, exit code and the CPU time it used.</summary>
 public sealed record ToolRun(int ExitCode, string Stdout, string Stderr, double CpuSeconds, bool TimedOut);
