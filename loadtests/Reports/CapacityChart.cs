@@ -18,7 +18,7 @@ public static class CapacityChart
     public static IEnumerable<Chart> Build(CapacityResult result)
     {
         if (result.Capacity.Objectives.Count == 0) yield break;
-        var objective = Comparator.Capacity.LatencyObjective.Parse(result.Capacity.Objectives[0]);
+        var objective = Comparator.Capacity.LatencyObjective.Parse(result.Capacity.Objectives[0]).Value; // read back by CapacityReport.Deserialize
         var bound = objective.BoundMs;
         var targets = result.Spec.Targets.Concat(result.Cells.Select(c => c.Key.Target)).Distinct().ToList();
         Color ColorOf(string t) => new ScottPlot.Palettes.Category10().GetColor(Math.Max(0, targets.IndexOf(t)));

@@ -1,4 +1,4 @@
-using Comparator.Cli;
+using Comparator.Errors;
 using Comparator.Results;
 
 namespace Comparator.Running;
@@ -42,13 +42,14 @@ public sealed record CoreAllotment(string Label, string? ServerCpus, string? Dri
     /// <summary>
     /// --server-cores LIST: whole numbers of cores (1 to the machine's count), shared, or all (1, 2, 4 ...
     /// while a core is left for the driver, then shared). N equal to the machine's cores is shared: the
-    /// driver has no core of its own left. Every mistake is one line.
+    /// driver has no core of its own left. Every mistake is refused with one line.
     /// </summary>
-    public static IReadOnlyList<CoreAllotment> Parse(string raw, int machineCores)
+    public static Validated<IReadOnlyList<CoreAllotment>> Parse(string raw, int machineCores)
     {
+        static Validated<IReadOnlyList<CoreAllotment>> Refused(string error) => Validated<IReadOnlyList<CoreAllotment>>.Refused(error);
         var items = raw.Split(',', StringSplitOptions.TrimEntries);
         if (items.Length == 0 || items.Any(i => i.Length == 0))
-            throw new UsageException($"run: --server-cores takes a list of core counts, shared or all (such as 1,shared), not '{raw}'");
+            return Refused($"run: --server-cores takes a list of core counts, shared or all (such as 1,shared), not '{raw}'");
         var allotments = new List<CoreAllotment>();
         foreach (var item in items)
         {
@@ -60,16 +61,16 @@ public sealed record CoreAllotment(string Label, string? ServerCpus, string? Dri
             }
             if (item == SharedLabel) { allotments.Add(Shared(machineCores)); continue; }
             if (!int.TryParse(item, NumberStyles.None, CultureInfo.InvariantCulture, out var cores) || cores < 1)
-                throw new UsageException($"run: --server-cores takes core counts from 1, shared or all, not '{item}'");
+                return Refused($"run: --server-cores takes core counts from 1, shared or all, not '{item}'");
             if (cores > machineCores)
-                throw new UsageException($"run: --server-cores {cores}: this machine has {Cores(machineCores)}");
+                return Refused($"run: --server-cores {cores}: this machine has {Cores(machineCores)}");
             allotments.Add(cores == machineCores ? Shared(machineCores) : Own(cores, machineCores));
         }
         var twice = allotments.GroupBy(a => a.Label).FirstOrDefault(g => g.Count() > 1);
         if (twice is not null)
-            throw new UsageException($"run: --server-cores names the allotment '{twice.Key}' twice" +
-                                     (twice.Key == SharedLabel ? $" ({machineCores} is shared on this {machineCores}-core machine: no core is left for the driver)" : ""));
-        return allotments;
+            return Refused($"run: --server-cores names the allotment '{twice.Key}' twice" +
+                           (twice.Key == SharedLabel ? $" ({machineCores} is shared on this {machineCores}-core machine: no core is left for the driver)" : ""));
+        return Validated<IReadOnlyList<CoreAllotment>>.Valid(allotments);
     }
 
     /// <summary>N cores for the servers: the last N CPUs, the driver on CPU 0 up to the rest (CPU 0 takes most interrupts, the driver can have it).</summary>

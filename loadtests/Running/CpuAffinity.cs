@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using Comparator.Cli;
+using Comparator.Errors;
 using Comparator.Measuring;
 
 namespace Comparator.Running;
@@ -57,11 +57,11 @@ public static class CpuAffinity
             return;
         }
         if (!OperatingSystem.IsLinux())
-            throw new UsageException($"run: {flag} places processes on CPUs through taskset (Linux) or processor affinity (Windows); this OS has neither here");
+            throw new SettingsException($"run: {flag} places processes on CPUs through taskset (Linux) or processor affinity (Windows); this OS has neither here");
         var taskset = ToolProcess.Locate("taskset", "util-linux");
         using var p = Process.Start(new ProcessStartInfo(taskset) { ArgumentList = { "-a", "-p", "-c", cpus, Environment.ProcessId.ToString(CultureInfo.InvariantCulture) }, RedirectStandardOutput = true })!;
         p.WaitForExit();
-        if (p.ExitCode != 0) throw new UsageException($"run: {flag}: taskset could not move the comparator to CPU {cpus}");
+        if (p.ExitCode != 0) throw new SettingsException($"run: {flag}: taskset could not move the comparator to CPU {cpus}");
     }
 
     /// <summary>The affinity mask of a CPU list: bit N for CPU N. Windows masks hold 64 CPUs (one processor group).</summary>
@@ -70,7 +70,7 @@ public static class CpuAffinity
         long mask = 0;
         foreach (var cpu in CoreAllotment.Expand(cpus))
         {
-            if (cpu >= 64) throw new UsageException($"run: CPU {cpu}: processor affinity reaches CPUs 0-63 only (one processor group)");
+            if (cpu >= 64) throw new SettingsException($"run: CPU {cpu}: processor affinity reaches CPUs 0-63 only (one processor group)");
             mask |= 1L << cpu;
         }
         return (nint)mask;
