@@ -3,6 +3,7 @@ using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Capacity;
+using Comparator.Measuring;
 using Comparator.Results;
 using Xunit;
 

@@ -5,7 +5,6 @@ using System.Linq;
 using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
-using Comparator.Verification;
 using Xunit;
 using Comparator.Statistics;
 
@@ -77,7 +76,7 @@ public sealed class ResultsTests
         var json = ResultStore.Serialize(sample with { Cells = new[] { sample.Cells[0], other } })
             .Replace("\"schemaVersion\": 3", "\"schemaVersion\": 1").Replace("  \"verdicts\": null\n", "").Replace(",\n}", "\n}");
 
-        var old = ResultStore.Deserialize(json, "old.json");
+        var old = Comparing.SavedRun.Read(json, "old.json");
 
         Assert.Equal(1, old.SchemaVersion);
         var verdict = Assert.Single(old.Verdicts!);

@@ -4,6 +4,7 @@ using System.Threading.Tasks;
 using Comparator.Capacity;
 using Comparator.Drivers;
 using Comparator.Errors;
+using Comparator.Measuring;
 using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;

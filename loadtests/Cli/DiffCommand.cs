@@ -124,7 +124,7 @@ public static class DiffCommand
         try { json = File.ReadAllText(path); }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         { throw new IncomparableException($"cannot read {path}: {e.Message}"); }
-        try { return ResultStore.Deserialize(json, path); }
+        try { return SavedRun.Read(json, path); }
         catch (InvalidDataException e) { throw new IncomparableException(e.Message); }
     }
 }

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Threading.Tasks;
 using Comparator.Errors;
+using Comparator.Results;
 using Comparator.Scenarios;
 using Comparator.Targets;
 using Comparator.Running;

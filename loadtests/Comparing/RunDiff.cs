@@ -92,7 +92,7 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
 
     /// <remarks>A cell measured sharing the cores (the default, and every file saved before allotments) carries no cores tag, so such runs still pair up.</remarks>
     private static string Where(CellResult c) => $"{c.Key.Endpoint} {c.SizeLabel} c={c.Key.Concurrency} {c.Key.Load}" +
-        (c.Key.Cores is string cores && cores != Running.CoreAllotment.SharedLabel ? $" cores={cores}" : "");
+        (c.Key.Cores is string cores && cores != CoresSpec.SharedLabel ? $" cores={cores}" : "");
 
     private static RunDiff Build(IEnumerable<CellResult> baseCells, IEnumerable<CellResult> newCells, Func<CellResult, string> key,
         LeadRule rule, bool paired, string baseLabel, string newLabel, bool pointEstimates)

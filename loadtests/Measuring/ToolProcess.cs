@@ -49,12 +49,12 @@ public static class ToolProcess
     public static async Task<ToolRun> RunAsync(string fileName, IEnumerable<string> arguments, string? cpuList, TimeSpan limit, CancellationToken cancellationToken)
     {
         var info = new ProcessStartInfo { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        Running.CpuAffinity.RunOn(info, fileName, cpuList);
+        CpuAffinity.RunOn(info, fileName, cpuList);
         foreach (var a in arguments) info.ArgumentList.Add(a);
 
         var reapedBefore = OperatingSystem.IsLinux() ? ProcFs.ReapedChildrenCpuSeconds() : null;
         using var process = Process.Start(info) ?? throw new InvalidOperationException("cannot start " + fileName);
-        Running.CpuAffinity.Place(process, cpuList);
+        CpuAffinity.Place(process, cpuList);
         var stdout = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
         var stderr = process.StandardError.ReadToEndAsync(CancellationToken.None);
         var timedOut = false;

@@ -1,4 +1,5 @@
 using Comparator.Errors;
+using Comparator.Measuring;
 
 namespace Comparator.Running;
 

@@ -4,6 +4,7 @@ using System.Security.Authentication;
 using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Errors;
+using Comparator.Results;
 using Comparator.Scenarios;
 using Comparator.Targets;
 using Comparator.Verification;

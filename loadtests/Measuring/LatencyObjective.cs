@@ -1,9 +1,8 @@
 using System.Text.RegularExpressions;
 using Comparator.Errors;
-using Comparator.Measuring;
 using Comparator.Results;
 
-namespace Comparator.Capacity;
+namespace Comparator.Measuring;
 
 /// <summary>
 /// A latency objective such as p90&lt;=20ms: the percentile of a window's latencies (measured from each
