@@ -1,6 +1,6 @@
 using System.Threading.Tasks;
 using Comparator.Cli;
-using Comparator.Targets;
+using Comparator.Errors;
 
 namespace Comparator;
 
@@ -14,35 +14,11 @@ public static class Program
             // Every command, option and help text is defined in Cli/CommandLine.cs and each command's Define().
             return await CommandLine.InvokeAsync(args);
         }
-        catch (UsageException e)
+        catch (ComparatorException e)
         {
+            // Bad arguments, a scenario or a tool missing, two results that cannot be compared, a target that cannot start: one line, its exit code.
             Console.Error.WriteLine("error: " + e.Message);
-            return ExitCodes.BadArguments;
-        }
-        catch (Scenarios.ScenarioException e)
-        {
-            Console.Error.WriteLine("error: " + e.Message);
-            return ExitCodes.BadArguments;
-        }
-        catch (IncomparableException e)
-        {
-            Console.Error.WriteLine("error: " + e.Message);
-            return DiffCommand.Incomparable;
-        }
-        catch (Measuring.ToolMissingException e)
-        {
-            Console.Error.WriteLine("error: " + e.Message);
-            return ExitCodes.BadArguments;
-        }
-        catch (CheckoutMissingException e)
-        {
-            Console.Error.WriteLine("error: " + e.Message);
-            return ExitCodes.BadArguments;
-        }
-        catch (LaunchException e)
-        {
-            Console.Error.WriteLine("error: " + e.Message);
-            return ExitCodes.Failed;
+            return e.ExitCode;
         }
         catch (Exception e) when (Environment.GetEnvironmentVariable("COMPARATOR_DEBUG") is null)
         {

@@ -1,3 +1,4 @@
+using Comparator.Measuring;
 using Comparator.Running;
 
 namespace Comparator.Capacity;

@@ -1,3 +1,4 @@
+using Comparator.Measuring;
 using Comparator.Results;
 using Comparator.Statistics;
 

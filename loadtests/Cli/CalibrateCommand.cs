@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Threading.Tasks;
 using Comparator.Comparing;
 using Comparator.Drivers;
+using Comparator.Errors;
 using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;

@@ -3,6 +3,8 @@ using System.IO;
 using System.Threading.Tasks;
 using Comparator.Capacity;
 using Comparator.Drivers;
+using Comparator.Errors;
+using Comparator.Measuring;
 using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
@@ -63,7 +65,7 @@ public static class CapacityCommand
                 throw new UsageException($"capacity: {name} does not apply here: each step is a fixed-rate window of the socket driver (--step, --step-warmup), " +
                                          "and the search sets the rates (--objective, --precision)");
         var objectiveTexts = a.Values("--objective").DefaultIfEmpty(CapacityOptions.DefaultObjective).Distinct().ToList();
-        var objectives = objectiveTexts.Select(o => LatencyObjective.Parse(o)).ToList();
+        var objectives = objectiveTexts.Select(o => LatencyObjective.Parse(o).OrUsage()).ToList();
         var precision = a.Value("--precision") is string p ? Percent("capacity", "--precision", p, 0.5, 50, allowZero: true, example: "5%") : CapacityOptions.DefaultPrecision;
         double? at = a.Value("--at") is string r
             ? double.TryParse(r, NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out var rate) && rate > 0 && rate <= 10_000_000 ? rate

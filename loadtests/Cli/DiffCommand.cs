@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.IO;
 using Comparator.Comparing;
+using Comparator.Errors;
 using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
@@ -123,13 +124,10 @@ public static class DiffCommand
         try { json = File.ReadAllText(path); }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         { throw new IncomparableException($"cannot read {path}: {e.Message}"); }
-        try { return ResultStore.Deserialize(json, path); }
+        try { return SavedRun.Read(json, path); }
         catch (InvalidDataException e) { throw new IncomparableException(e.Message); }
     }
 }
 
 /// <summary>Two results cannot be compared (unreadable, another schema, nothing in common): exit 2 with one line.</summary>
-public sealed class IncomparableException : Exception
-{
-    public IncomparableException(string message) : base(message) { }
-}
+public sealed class IncomparableException(string message) : ComparatorException(DiffCommand.Incomparable, message);

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.IO;
 using Comparator.Crank;
+using Comparator.Errors;
 using Comparator.Reports;
 
 namespace Comparator.Cli;

@@ -66,7 +66,7 @@ public static class OptionValues
     /// <summary>0, 500, 4KB, 1MB (binary units), or the name of a file in payloads/.</summary>
     public static Payload ReadPayload(string raw, string payloadDirectory, string command = "run")
     {
-        var bytes = SizeBytes(raw);
+        var bytes = PayloadCatalogue.SizeBytes(raw);
         if (bytes is long size)
         {
             if (size > ServiceLimits.DefaultMaxBodyBytes)
@@ -87,16 +87,5 @@ public static class OptionValues
         if (content.LongLength > ServiceLimits.DefaultMaxBodyBytes)
             throw new UsageException($"{command}: payload file {raw} is over the services' 16 MiB body limit");
         return new Payload(new PayloadSpec(raw, content.LongLength, "payloads/" + raw), content);
-    }
-
-    /// <summary>"500", "500B", "4KB", "1MB" (binary units) as bytes; null when it is not a size.</summary>
-    public static long? SizeBytes(string raw)
-    {
-        var text = raw.Trim().ToUpperInvariant();
-        var (number, scale) = text.EndsWith("KB") ? (text[..^2], 1024L)
-            : text.EndsWith("MB") ? (text[..^2], 1024L * 1024)
-            : text.EndsWith('B') ? (text[..^1], 1L)
-            : (text, 1L);
-        return long.TryParse(number, NumberStyles.None, CultureInfo.InvariantCulture, out var n) ? n * scale : null;
     }
 }

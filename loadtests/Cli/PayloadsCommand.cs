@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.IO;
 using Comparator.Contracts;
+using Comparator.Errors;
 using Comparator.Targets;
 
 namespace Comparator.Cli;

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.IO;
+using Comparator.Errors;
 using Comparator.Reports;
 using Comparator.Results;
 

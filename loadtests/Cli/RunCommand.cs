@@ -5,6 +5,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Comparing;
 using Comparator.Drivers;
+using Comparator.Errors;
 using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
@@ -90,7 +91,7 @@ public static class RunCommand
         // Read the baseline before any load: an unreadable or foreign file must not cost a run.
         var compareTo = options.CompareTo is string basePath ? DiffCommand.Load(basePath) : null;
         // An https target's certificate too: one that does not validate is refused before any target starts.
-        options = await TargetCheck.WithTlsAsync(options);
+        options = (await TargetCheck.WithTlsAsync(options)).OrUsage();
         IRunProgress progress = new LineProgress();
 
         using var stop = new StopSignals("run", "stopping; what was measured will be written, marked partial");

@@ -85,12 +85,12 @@ public static class RunOptionsParser
         var scenario = Scenario(a, layout, targets);
         // Commands that share run's options without --rate (calibrate) measure the closed loop only.
         var rates = Rates(Optional(a, "--rate"), quick || !a.Defines("--rate"));
-        var drivers = Drivers.DriverCatalog.Resolve(a.Value("--driver"));
+        var drivers = Drivers.DriverCatalog.Resolve(a.Value("--driver")).OrUsage();
         if (Optional(a, "--rate") is not null && rates.Count > 0 && !drivers.Contains(Drivers.SocketDriver.DriverName))
             throw new UsageException($"run: --rate needs the socket driver (it alone sends at a constant rate); add --driver {Drivers.SocketDriver.DriverName}");
         var options = new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeats, jsonItems,
             baseline, a.Value("--out") ?? layout.ResultsDirectory, timeout,
-            drivers, CpuPin.Parse(a.Value("--pin")),
+            drivers, CpuPin.Parse(a.Value("--pin")).OrUsage(),
             Optional(a, "--compare-to"), Percent("run", "--threshold", Optional(a, "--threshold") ?? "5%", 0, 100, example: "5%"), a.OnOff("--server-header"), firstWarmup, launches, rule,
             a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget, ServerCores(a.Value("--server-cores"), a.Value("--pin"), targets),
             Insecure: a.Defines("--insecure") && a.Flag("--insecure"), Ports: a.Defines("--ports") ? a.Ports() : null);
@@ -122,7 +122,7 @@ public static class RunOptionsParser
             throw new UsageException("run: --server-cores places the targets through taskset (Linux) or processor affinity (Windows); this OS has neither here");
         if (targets.FirstOrDefault(t => t.IsExternal) is TargetPlan external)
             throw new UsageException($"run: --server-cores cannot place {external.Name}: a service given by URL runs on the cores it was started with");
-        return CoreAllotment.Parse(raw, Environment.ProcessorCount);
+        return CoreAllotment.Parse(raw, Environment.ProcessorCount).OrUsage();
     }
 
     /// <summary>The default run's fixed-rate pass: half the pair's lower capacity, where both still answer promptly.</summary>

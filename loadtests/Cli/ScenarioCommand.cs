@@ -4,6 +4,7 @@ using System.Net.Http;
 using System.Text.Json;
 using System.Threading;
 using System.Threading.Tasks;
+using Comparator.Errors;
 using Comparator.Scenarios;
 using Comparator.Scenarios.Drafting;
 

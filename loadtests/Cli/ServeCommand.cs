@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Runtime.InteropServices;
 using System.Threading;
 using System.Threading.Tasks;
+using Comparator.Errors;
 using Comparator.Targets;
 
 namespace Comparator.Cli;

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using Comparator.Errors;
 using Comparator.Reports;
 using Comparator.Running;
 using Comparator.Statistics;

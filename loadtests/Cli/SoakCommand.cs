@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.IO;
 using System.Threading.Tasks;
+using Comparator.Errors;
 using Comparator.Reports;
 using Comparator.Running;
 using Comparator.Soak;

@@ -1,5 +1,7 @@
 using System.CommandLine;
 using System.Threading.Tasks;
+using Comparator.Errors;
+using Comparator.Results;
 using Comparator.Scenarios;
 using Comparator.Targets;
 using Comparator.Running;
@@ -35,7 +37,7 @@ public static class VerifyCommand
         var failures = new List<string>();
         var external = options.Values("--target").Select(ExternalTarget.Parse).ToList();
         var insecure = options.Flag("--insecure");
-        var tls = await TargetCheck.TlsOfAsync(external, insecure);
+        var tls = (await TargetCheck.TlsOfAsync(external, insecure)).OrUsage();
 
         if (options.Value("--targets") is not null || external.Count == 0)
         {
@@ -79,7 +81,7 @@ public static class VerifyCommand
             if (error.Length > 0) throw new UsageException("verify: " + error);
         }
         ScenarioParser.CheckTargets(scenario, targets.Select(t => t.Name).Concat(external.Select(x => x.Name)).ToList());
-        var tls = await TargetCheck.TlsOfAsync(external, insecure);
+        var tls = (await TargetCheck.TlsOfAsync(external, insecure)).OrUsage();
 
         var launcher = new TargetLauncher(layout);
         var running = new List<CheckedTarget>();

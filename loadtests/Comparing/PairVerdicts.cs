@@ -1,5 +1,4 @@
 using Comparator.Results;
-using Comparator.Running;
 using Comparator.Statistics;
 
 namespace Comparator.Comparing;

@@ -1,5 +1,6 @@
 using System.IO;
 using System.Text.Json;
+using Comparator.Comparing;
 using Comparator.Results;
 
 namespace Comparator.Crank;
@@ -57,7 +58,7 @@ public static class CrankStatistics
             if (j.Texts.TryGetValue(ResultsMeasurement, out var text))
             {
                 job = j.Name;
-                return ResultStore.Deserialize(text, $"{crank.Source} (job {j.Name}, {ResultsMeasurement})");
+                return SavedRun.Read(text, $"{crank.Source} (job {j.Name}, {ResultsMeasurement})");
             }
         }
         job = null;

@@ -1,4 +1,4 @@
-using Comparator.Cli;
+using Comparator.Errors;
 
 namespace Comparator.Drivers;
 
@@ -7,20 +7,20 @@ public static class DriverCatalog
 {
     public static IReadOnlyList<string> Names { get; } = new[] { SocketDriver.DriverName, HttpClientDriver.DriverName, AbDriver.DriverName, WrkDriver.DriverName };
 
-    /// <summary>Resolves "socket", "httpclient", "ab", "wrk", "all" or a comma list into names; errors are one line.</summary>
-    public static IReadOnlyList<string> Resolve(string? list)
+    /// <summary>Resolves "socket", "httpclient", "ab", "wrk", "all" or a comma list into names; a name it does not know is refused with one line.</summary>
+    public static Validated<IReadOnlyList<string>> Resolve(string? list)
     {
-        if (string.IsNullOrWhiteSpace(list)) return new[] { SocketDriver.DriverName };
-        if (list.Trim() == "all") return Names;
+        if (string.IsNullOrWhiteSpace(list)) return Validated<IReadOnlyList<string>>.Valid(new[] { SocketDriver.DriverName });
+        if (list.Trim() == "all") return Validated<IReadOnlyList<string>>.Valid(Names);
         var names = list.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Distinct().ToList();
         foreach (var name in names)
         {
             if (name == "nbomber")
-                throw new UsageException("run: --driver nbomber: NBomber is not in this machine's NuGet source; the in-process driver is 'httpclient'");
+                return Validated<IReadOnlyList<string>>.Refused("run: --driver nbomber: NBomber is not in this machine's NuGet source; the in-process driver is 'httpclient'");
             if (!Names.Contains(name))
-                throw new UsageException($"run: unknown driver '{name}'; drivers: {string.Join(", ", Names)}, all");
+                return Validated<IReadOnlyList<string>>.Refused($"run: unknown driver '{name}'; drivers: {string.Join(", ", Names)}, all");
         }
-        return names;
+        return Validated<IReadOnlyList<string>>.Valid(names);
     }
 
     /// <summary>Makes the drivers; a tool that is not installed throws <see cref="Measuring.ToolMissingException"/>.</summary>

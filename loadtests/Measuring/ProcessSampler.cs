@@ -74,7 +74,7 @@ public static class ProcessSampler
         try
         {
             using var process = Process.GetProcessById(pid);
-            return Running.CpuAffinity.ListOf(process.ProcessorAffinity);
+            return CpuAffinity.ListOf(process.ProcessorAffinity);
         }
         catch (Exception e) when (e is ArgumentException or InvalidOperationException or Win32Exception)
         {

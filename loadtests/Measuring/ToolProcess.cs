@@ -2,14 +2,12 @@ using System.Diagnostics;
 using System.IO;
 using System.Threading;
 using System.Threading.Tasks;
+using Comparator.Errors;
 
 namespace Comparator.Measuring;
 
-/// <summary>An external tool (ab, wrk, taskset) that is not installed; the message says how to install it.</summary>
-public sealed class ToolMissingException : Exception
-{
-    public ToolMissingException(string message) : base(message) { }
-}
+/// <summary>An external tool (ab, wrk, taskset) that is not installed; the message says how to install it; the exit code is 2.</summary>
+public sealed class ToolMissingException(string message) : ComparatorException(ExitCodes.BadArguments, message);
 
 /// <summary>What a finished tool run left: its output, exit code and the CPU time it used.</summary>
 public sealed record ToolRun(int ExitCode, string Stdout, string Stderr, double CpuSeconds, bool TimedOut);
@@ -51,12 +49,12 @@ public static class ToolProcess
     public static async Task<ToolRun> RunAsync(string fileName, IEnumerable<string> arguments, string? cpuList, TimeSpan limit, CancellationToken cancellationToken)
     {
         var info = new ProcessStartInfo { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        Running.CpuAffinity.RunOn(info, fileName, cpuList);
+        CpuAffinity.RunOn(info, fileName, cpuList);
         foreach (var a in arguments) info.ArgumentList.Add(a);
 
         var reapedBefore = OperatingSystem.IsLinux() ? ProcFs.ReapedChildrenCpuSeconds() : null;
         using var process = Process.Start(info) ?? throw new InvalidOperationException("cannot start " + fileName);
-        Running.CpuAffinity.Place(process, cpuList);
+        CpuAffinity.Place(process, cpuList);
         var stdout = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
         var stderr = process.StandardError.ReadToEndAsync(CancellationToken.None);
         var timedOut = false;

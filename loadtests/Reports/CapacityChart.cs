@@ -1,5 +1,5 @@
+using Comparator.Measuring;
 using Comparator.Results;
-using Comparator.Running;
 using ScottPlot;
 
 namespace Comparator.Reports;
@@ -18,7 +18,7 @@ public static class CapacityChart
     public static IEnumerable<Chart> Build(CapacityResult result)
     {
         if (result.Capacity.Objectives.Count == 0) yield break;
-        var objective = Comparator.Capacity.LatencyObjective.Parse(result.Capacity.Objectives[0]);
+        var objective = LatencyObjective.Parse(result.Capacity.Objectives[0]).Value; // read back by CapacityReport.Deserialize
         var bound = objective.BoundMs;
         var targets = result.Spec.Targets.Concat(result.Cells.Select(c => c.Key.Target)).Distinct().ToList();
         Color ColorOf(string t) => new ScottPlot.Palettes.Category10().GetColor(Math.Max(0, targets.IndexOf(t)));
@@ -60,7 +60,7 @@ public static class CapacityChart
             plot.ShowLegend(Edge.Bottom);
             var (endpoint, size, concurrency, cores) = cell.Key;
             var sizeLabel = size > 0 ? " " + Contracts.PayloadCatalogue.SizeLabel(size) : "";
-            var name = $"capacity-{endpoint}{(size > 0 ? "-" + Contracts.PayloadCatalogue.SizeLabel(size) : "")}-c{concurrency}" + (cores is null or CoreAllotment.SharedLabel ? "" : "-" + cores);
+            var name = $"capacity-{endpoint}{(size > 0 ? "-" + Contracts.PayloadCatalogue.SizeLabel(size) : "")}-c{concurrency}" + (cores is null or CoresSpec.SharedLabel ? "" : "-" + cores);
             var subtitle = string.Create(CultureInfo.InvariantCulture,
                 $"every step of {result.Spec.Launches} launch(es): filled = held, open = broke; above {Clip}x the objective drawn at the top\n" +
                 $"concurrency {concurrency} · socket driver, open model · {Charts.Machine(result.Spec.Machine)}");

@@ -3,6 +3,7 @@ using System.Net;
 using System.Text;
 using System.Text.Json;
 using Comparator.Comparing;
+using Comparator.Measuring;
 using Comparator.Results;
 
 namespace Comparator.Reports;
@@ -24,6 +25,8 @@ public static class CapacityReport
         catch (JsonException e) { throw new InvalidDataException($"{source} is not a capacity result: {e.Message}"); }
         if (result is null || result.SchemaVersion != CapacityResult.CurrentSchemaVersion || result.Spec is null || result.Capacity is null || result.Cells is null || result.Verdicts is null)
             throw new InvalidDataException($"{source} is not a capacity result of schema {CapacityResult.CurrentSchemaVersion}");
+        if (result.Capacity.Objectives?.Select(o => LatencyObjective.Parse(o ?? "").Error).FirstOrDefault(e => e is not null) is string refused)
+            throw new InvalidDataException($"{source}: {refused}");
         return result;
     }
 

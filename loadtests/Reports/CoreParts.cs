@@ -1,5 +1,4 @@
 using Comparator.Results;
-using Comparator.Running;
 
 namespace Comparator.Reports;
 
@@ -42,7 +41,7 @@ public static class CoreParts
     public static string Short(RunSpec spec, CoresSpec? cores = null) => (cores ?? (spec.Cores is { Count: 1 } one ? one[0] : null)) switch
     {
         _ when spec.SeparateServerCores is int own => $"on machines of their own ({own} cores)",
-        { Description: var d } when d == CoreAllotment.AsStarted => "on the cores they were started with",
+        { Description: var d } when d == CoresSpec.AsStarted => "on the cores they were started with",
         { Label: "shared" } => $"sharing {spec.Machine.LogicalCores} cores",
         { Label: var n } when int.TryParse(n, NumberStyles.None, CultureInfo.InvariantCulture, out var count) => count == 1 ? "on 1 core" : $"on {count} cores",
         CoresSpec other => other.Description,

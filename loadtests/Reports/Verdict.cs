@@ -1,6 +1,5 @@
 using System.Text;
 using Comparator.Results;
-using Comparator.Running;
 using Comparator.Statistics;
 using Comparator.Comparing;
 

@@ -1,5 +1,3 @@
-using Comparator.Verification;
-
 namespace Comparator.Results;
 
 /// <summary>

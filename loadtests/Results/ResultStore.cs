@@ -24,7 +24,10 @@ public static class ResultStore
 
     private static RunResult Current(RunResult run) => run with { SchemaVersion = RunResult.CurrentSchemaVersion };
 
-    /// <summary>Reads a results file; a file of another schema version or no result at all is an error with one line.</summary>
+    /// <summary>
+    /// Reads a results file as it was written; a file of another schema version or no result at all is an error with one line.
+    /// A file saved before the verdicts were stored has none here: Comparing's SavedRun.Read judges it.
+    /// </summary>
     public static RunResult Deserialize(string json, string source)
     {
         int version;
@@ -60,8 +63,6 @@ public static class ResultStore
             : run.Cells.Any(c => c?.Key is null || c.Repeats is null || c.Flags is null) ? "a cell's key, repeats or flags"
             : null;
         if (missing is not null) throw new InvalidDataException($"{source} is not a complete comparator result: {missing} missing");
-        // Files saved before the verdicts were stored (schema 1), before the three outcomes (schema 2), or before verdicts were keyed by their cell (schema 3),
-        // are judged on reading by the rule they recorded, so that every renderer reads run.Verdicts alike.
-        return run!.Verdicts is null || version < 4 ? run with { Verdicts = Comparing.PairVerdicts.Build(run) } : run;
+        return run!;
     }
 }

@@ -1,5 +1,3 @@
-using Comparator.Verification;
-
 namespace Comparator.Results;
 
 /// <summary>
@@ -185,9 +183,6 @@ public sealed record CrankSpec(string ResultFile, IReadOnlyList<CrankJobSpec> Jo
 /// <param name="Cores">the agent's logical cores (its /info)</param>
 /// <param name="CpuSamples">how many CPU samples of the job's process the agent recorded</param>
 public sealed record CrankJobSpec(string Job, string? Target, int? Cores, string? OperatingSystem, string? Hardware, string? AgentVersion, int CpuSamples);
-
-/// <summary>One allotment of cores: its label (the cells' CellKey.Cores), the CPUs the servers and the driver were pinned to (null: every core), and in words.</summary>
-public sealed record CoresSpec(string Label, string? ServerCpus, string? DriverCpus, string Description);
 
 public sealed record DriverInfo(string Name, string Description);
 

@@ -1,4 +1,5 @@
-using Comparator.Cli;
+using Comparator.Errors;
+using Comparator.Measuring;
 using Comparator.Results;
 
 namespace Comparator.Running;
@@ -13,8 +14,6 @@ namespace Comparator.Running;
 /// <param name="DriverCpus">taskset list of the driver (this process and wrk/ab); null for every core</param>
 public sealed record CoreAllotment(string Label, string? ServerCpus, string? DriverCpus, string Description)
 {
-    public const string SharedLabel = "shared";
-
     /// <summary>"on 1 core", "sharing 2 cores with the driver": what a verdict sentence says.</summary>
     public string Phrase => Description;
 
@@ -22,19 +21,16 @@ public sealed record CoreAllotment(string Label, string? ServerCpus, string? Dri
 
     /// <summary>Servers and driver on every core, unpinned: the default on a machine too small to give both their own.</summary>
     public static CoreAllotment Shared(int machineCores) =>
-        new(SharedLabel, null, null, $"sharing {Cores(machineCores)} with the driver");
-
-    /// <summary>Services given by URL: the comparator does not place them; their cores are whatever started them gave.</summary>
-    public const string AsStarted = "on the cores they were started with (services given by URL)";
+        new(CoresSpec.SharedLabel, null, null, $"sharing {Cores(machineCores)} with the driver");
 
     /// <summary>The allotment of a run whose every target is a service given by URL (labelled shared, so such runs pair up in a diff).</summary>
-    public static CoreAllotment External() => new(SharedLabel, null, null, AsStarted);
+    public static CoreAllotment External() => new(CoresSpec.SharedLabel, null, null, CoresSpec.AsStarted);
 
     /// <summary>--pin SERVER:DRIVER as an allotment: the servers' CPU count as its label.</summary>
     public static CoreAllotment FromPin(CpuPin pin)
     {
-        var servers = Expand(pin.ServerCpus);
-        var shared = Expand(pin.DriverCpus).Intersect(servers).Any();
+        var servers = CpuAffinity.Expand(pin.ServerCpus);
+        var shared = CpuAffinity.Expand(pin.DriverCpus).Intersect(servers).Any();
         return new(shared ? $"pin {pin.ServerCpus}:{pin.DriverCpus}" : servers.Count.ToString(CultureInfo.InvariantCulture), pin.ServerCpus, pin.DriverCpus,
             shared ? $"on CPU {pin.ServerCpus}, the driver on CPU {pin.DriverCpus} (overlapping)" : $"on {Cores(servers.Count)} (CPU {pin.ServerCpus}), the driver on CPU {pin.DriverCpus}");
     }
@@ -42,13 +38,14 @@ public sealed record CoreAllotment(string Label, string? ServerCpus, string? Dri
     /// <summary>
     /// --server-cores LIST: whole numbers of cores (1 to the machine's count), shared, or all (1, 2, 4 ...
     /// while a core is left for the driver, then shared). N equal to the machine's cores is shared: the
-    /// driver has no core of its own left. Every mistake is one line.
+    /// driver has no core of its own left. Every mistake is refused with one line.
     /// </summary>
-    public static IReadOnlyList<CoreAllotment> Parse(string raw, int machineCores)
+    public static Validated<IReadOnlyList<CoreAllotment>> Parse(string raw, int machineCores)
     {
+        static Validated<IReadOnlyList<CoreAllotment>> Refused(string error) => Validated<IReadOnlyList<CoreAllotment>>.Refused(error);
         var items = raw.Split(',', StringSplitOptions.TrimEntries);
         if (items.Length == 0 || items.Any(i => i.Length == 0))
-            throw new UsageException($"run: --server-cores takes a list of core counts, shared or all (such as 1,shared), not '{raw}'");
+            return Refused($"run: --server-cores takes a list of core counts, shared or all (such as 1,shared), not '{raw}'");
         var allotments = new List<CoreAllotment>();
         foreach (var item in items)
         {
@@ -58,18 +55,18 @@ public sealed record CoreAllotment(string Label, string? ServerCpus, string? Dri
                 allotments.Add(Shared(machineCores));
                 continue;
             }
-            if (item == SharedLabel) { allotments.Add(Shared(machineCores)); continue; }
+            if (item == CoresSpec.SharedLabel) { allotments.Add(Shared(machineCores)); continue; }
             if (!int.TryParse(item, NumberStyles.None, CultureInfo.InvariantCulture, out var cores) || cores < 1)
-                throw new UsageException($"run: --server-cores takes core counts from 1, shared or all, not '{item}'");
+                return Refused($"run: --server-cores takes core counts from 1, shared or all, not '{item}'");
             if (cores > machineCores)
-                throw new UsageException($"run: --server-cores {cores}: this machine has {Cores(machineCores)}");
+                return Refused($"run: --server-cores {cores}: this machine has {Cores(machineCores)}");
             allotments.Add(cores == machineCores ? Shared(machineCores) : Own(cores, machineCores));
         }
         var twice = allotments.GroupBy(a => a.Label).FirstOrDefault(g => g.Count() > 1);
         if (twice is not null)
-            throw new UsageException($"run: --server-cores names the allotment '{twice.Key}' twice" +
-                                     (twice.Key == SharedLabel ? $" ({machineCores} is shared on this {machineCores}-core machine: no core is left for the driver)" : ""));
-        return allotments;
+            return Refused($"run: --server-cores names the allotment '{twice.Key}' twice" +
+                           (twice.Key == CoresSpec.SharedLabel ? $" ({machineCores} is shared on this {machineCores}-core machine: no core is left for the driver)" : ""));
+        return Validated<IReadOnlyList<CoreAllotment>>.Valid(allotments);
     }
 
     /// <summary>N cores for the servers: the last N CPUs, the driver on CPU 0 up to the rest (CPU 0 takes most interrupts, the driver can have it).</summary>
@@ -82,13 +79,6 @@ public sealed record CoreAllotment(string Label, string? ServerCpus, string? Dri
     }
 
     private static string Cores(int n) => n == 1 ? "1 core" : $"{n} cores";
-
-    /// <summary>The CPUs of a taskset list ("0-2,5" is 0, 1, 2, 5).</summary>
-    public static IReadOnlyList<int> Expand(string list) => list.Split(',').SelectMany(range =>
-    {
-        var ends = range.Split('-').Select(e => int.Parse(e, CultureInfo.InvariantCulture)).ToArray();
-        return Enumerable.Range(ends[0], (ends.Length == 2 ? ends[1] : ends[0]) - ends[0] + 1);
-    }).Distinct().OrderBy(c => c).ToList();
 
     /// <summary>
     /// Moves every thread of this process (the in-process driver) to the allotment's driver CPUs, or

@@ -1,4 +1,5 @@
-using Comparator.Cli;
+using Comparator.Errors;
+using Comparator.Measuring;
 
 namespace Comparator.Running;
 
@@ -10,16 +11,17 @@ public sealed record CpuPin(string ServerCpus, string DriverCpus)
 {
     public override string ToString() => $"servers on CPU {ServerCpus}, driver on CPU {DriverCpus}";
 
-    public static CpuPin? Parse(string? raw)
+    /// <summary>--pin's value (null when it is not given), or why it is refused.</summary>
+    public static Validated<CpuPin?> Parse(string? raw)
     {
-        if (raw is null) return null;
+        if (raw is null) return Validated<CpuPin?>.Valid(null);
         var parts = raw.Split(':');
         if (parts.Length != 2 || !parts.All(IsCpuList))
-            throw new UsageException($"run: --pin takes SERVER_CPUS:DRIVER_CPUS such as 0:1, not '{raw}'");
+            return Validated<CpuPin?>.Refused($"run: --pin takes SERVER_CPUS:DRIVER_CPUS such as 0:1, not '{raw}'");
         foreach (var cpu in parts.SelectMany(p => p.Split(',', '-')))
             if (int.Parse(cpu) >= Environment.ProcessorCount)
-                throw new UsageException($"run: --pin names CPU {cpu}, but this machine has CPUs 0-{Environment.ProcessorCount - 1}");
-        return new CpuPin(parts[0], parts[1]);
+                return Validated<CpuPin?>.Refused($"run: --pin names CPU {cpu}, but this machine has CPUs 0-{Environment.ProcessorCount - 1}");
+        return Validated<CpuPin?>.Valid(new CpuPin(parts[0], parts[1]));
     }
 
     /// <summary>Pins every thread of this process (the in-process driver) to the driver's CPUs (taskset on Linux, the affinity mask on Windows).</summary>

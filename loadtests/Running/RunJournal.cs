@@ -3,7 +3,6 @@ using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using Comparator.Results;
-using Comparator.Verification;
 
 namespace Comparator.Running;
 

@@ -1,5 +1,4 @@
 using Comparator.Results;
-using Comparator.Verification;
 
 namespace Comparator.Running;
 

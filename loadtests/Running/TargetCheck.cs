@@ -3,7 +3,8 @@ using System.Net.Sockets;
 using System.Security.Authentication;
 using System.Threading;
 using System.Threading.Tasks;
-using Comparator.Cli;
+using Comparator.Errors;
+using Comparator.Results;
 using Comparator.Scenarios;
 using Comparator.Targets;
 using Comparator.Verification;
@@ -65,10 +66,10 @@ public static class TargetCheck
     /// <summary>
     /// The TLS of every https target, asked once before any target starts or any run directory is made, by name:
     /// "TLS 1.3, TLS_AES_256_GCM_SHA384, certificate validated". A certificate that does not validate, without
-    /// --insecure, refuses the command with one line (exit 2) naming the target, what the validation found and
-    /// --insecure. A target that cannot be reached is left to verification, which says so.
+    /// --insecure, is refused with one line naming the target, what the validation found and --insecure (the
+    /// command then exits 2). A target that cannot be reached is left to verification, which says so.
     /// </summary>
-    public static async Task<IReadOnlyDictionary<string, string>> TlsOfAsync(IEnumerable<(string Name, Uri Url)> targets, bool insecure,
+    public static async Task<Validated<IReadOnlyDictionary<string, string>>> TlsOfAsync(IEnumerable<(string Name, Uri Url)> targets, bool insecure,
         CancellationToken cancellationToken = default)
     {
         var tls = new Dictionary<string, string>();
@@ -80,22 +81,25 @@ public static class TargetCheck
             }
             catch (UntrustedCertificateException e)
             {
-                throw new UsageException($"--target {name}={url.OriginalString}: refused: its certificate does not validate ({e.Reason}); " +
-                                         "for a self-signed certificate, pass --insecure");
+                return Validated<IReadOnlyDictionary<string, string>>.Refused(
+                    $"--target {name}={url.OriginalString}: refused: its certificate does not validate ({e.Reason}); for a self-signed certificate, pass --insecure");
             }
             catch (Exception e) when (e is IOException or SocketException or TimeoutException or AuthenticationException)
             {
                 // Not reachable, or not speaking TLS: verification names what it got.
             }
         }
-        return tls;
+        return Validated<IReadOnlyDictionary<string, string>>.Valid(tls);
     }
 
-    /// <summary>The run's options with the TLS of each https target (<see cref="TlsOfAsync"/>) in its plan, for the results.</summary>
-    public static async Task<RunOptions> WithTlsAsync(RunOptions options, CancellationToken cancellationToken = default)
+    /// <summary>The run's options with the TLS of each https target (<see cref="TlsOfAsync"/>) in its plan, for the results; or its refusal.</summary>
+    public static async Task<Validated<RunOptions>> WithTlsAsync(RunOptions options, CancellationToken cancellationToken = default)
     {
-        var tls = await TlsOfAsync(options.Targets.Where(t => t.IsExternal).Select(t => (t.Name, t.ExternalUrl!)), options.Insecure, cancellationToken);
-        return tls.Count == 0 ? options : options with { Targets = options.Targets.Select(t => tls.TryGetValue(t.Name, out var d) ? t with { Tls = d } : t).ToList() };
+        var checkedTls = await TlsOfAsync(options.Targets.Where(t => t.IsExternal).Select(t => (t.Name, t.ExternalUrl!)), options.Insecure, cancellationToken);
+        if (!checkedTls.IsValid) return Validated<RunOptions>.Refused(checkedTls.Error!);
+        var tls = checkedTls.Value;
+        return Validated<RunOptions>.Valid(tls.Count == 0 ? options
+            : options with { Targets = options.Targets.Select(t => tls.TryGetValue(t.Name, out var d) ? t with { Tls = d } : t).ToList() });
     }
 
     private static readonly TimeSpan TlsTimeout = TimeSpan.FromSeconds(10);

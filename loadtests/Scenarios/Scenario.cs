@@ -1,3 +1,5 @@
+using Comparator.Errors;
+
 namespace Comparator.Scenarios;
 
 /// <summary>
@@ -116,5 +118,5 @@ public sealed record FieldPath(string Name, IReadOnlyDictionary<string, string> 
         : Json is null ? null : (Json, true);
 }
 
-/// <summary>A scenario file that cannot be used: one line naming the file, the line where known, the field and what was expected.</summary>
-public sealed class ScenarioException(string message) : Exception(message);
+/// <summary>A scenario file that cannot be used: one line naming the file, the line where known, the field and what was expected; the exit code is 2.</summary>
+public sealed class ScenarioException(string message) : ComparatorException(ExitCodes.BadArguments, message);

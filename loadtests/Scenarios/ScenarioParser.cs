@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using System.Text.RegularExpressions;
+using Comparator.Contracts;
 
 namespace Comparator.Scenarios;
 
@@ -97,7 +98,7 @@ public static class ScenarioParser
         var sizes = new List<OperationSize>();
         foreach (var label in raw ?? new List<string?>())
         {
-            if (label is null || Comparator.Cli.OptionValues.SizeBytes(label) is not long bytes)
+            if (label is null || PayloadCatalogue.SizeBytes(label) is not long bytes)
                 throw Error(file, at, $"expected sizes such as 500B, 4KB or 1MB (they order the cells of a payload-size curve), not '{label}'");
             if (sizes.Any(s => s.Bytes == bytes)) throw Error(file, at, $"size '{label}' is given twice");
             sizes.Add(new OperationSize(label, bytes));

@@ -1,7 +1,6 @@
+using Comparator.Errors;
+
 namespace Comparator.Targets;
 
-/// <summary>A target could not be started; the message is one line fit for the user.</summary>
-public sealed class LaunchException : Exception
-{
-    public LaunchException(string message) : base(message) { }
-}
+/// <summary>A target could not be started; the message is one line fit for the user; the exit code is 1.</summary>
+public sealed class LaunchException(string message) : ComparatorException(ExitCodes.Failed, message);

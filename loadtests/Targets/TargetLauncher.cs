@@ -5,6 +5,7 @@ using System.Net.Sockets;
 using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Contracts;
+using Comparator.Measuring;
 
 namespace Comparator.Targets;
 
@@ -76,7 +77,7 @@ public sealed class TargetLauncher
         try
         {
             process.Start();
-            Running.CpuAffinity.Place(process, cpuList);
+            CpuAffinity.Place(process, cpuList);
         }
         catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException)
         {
@@ -135,7 +136,7 @@ public sealed class TargetLauncher
         // On POSIX the second guard beside its stdin's end (below); Windows has only the stdin one.
         info.Environment[ParentWatch.Variable] = Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture);
         Drivers.InlineSocketCompletions.Restore(info.Environment); // the comparator's socket setting is not the target's
-        Running.CpuAffinity.RunOn(info, host, cpuList); // taskset on Linux; on Windows placed once started
+        CpuAffinity.RunOn(info, host, cpuList); // taskset on Linux; on Windows placed once started
         foreach (var a in hostArguments) info.ArgumentList.Add(a);
         foreach (var a in target.ServiceArguments(port, switches)) info.ArgumentList.Add(a);
         // Its stdin is a pipe this process holds open while it runs: closing it is the stop request

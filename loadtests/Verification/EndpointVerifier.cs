@@ -2,6 +2,7 @@ using System.Text;
 using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Contracts;
+using Comparator.Results;
 using Comparator.Wire;
 
 namespace Comparator.Verification;

@@ -35,6 +35,19 @@ namespace Comparator.Contracts
             return bytes.ToString(CultureInfo.InvariantCulture) + "B";
         }
 
+        /// <summary>"500", "500B", "4KB", "1MB" (binary units) as bytes, as <see cref="SizeLabel"/> writes them; null when it is not a size.</summary>
+        public static long? SizeBytes(string raw)
+        {
+            var text = raw.Trim().ToUpperInvariant();
+            var scale = text.EndsWith("KB", StringComparison.Ordinal) ? 1024L
+                : text.EndsWith("MB", StringComparison.Ordinal) ? 1024L * 1024
+                : 1L;
+            var number = scale > 1 ? text.Substring(0, text.Length - 2)
+                : text.EndsWith("B", StringComparison.Ordinal) ? text.Substring(0, text.Length - 1)
+                : text;
+            return long.TryParse(number, NumberStyles.None, CultureInfo.InvariantCulture, out var n) ? n * scale : (long?)null;
+        }
+
         /// <summary>Deterministic printable body of the given size.</summary>
         public static byte[] Generate(int sizeBytes)
         {

@@ -9,7 +9,6 @@ using Comparator.Results;
 using Comparator.Running;
 using Comparator.Statistics;
 using Comparator.Targets;
-using Comparator.Verification;
 using Xunit;
 
 namespace Comparator.Tests;
@@ -132,7 +131,7 @@ public sealed class RunJournalTests : IDisposable
         Assert.Equal((4.0, 6.0), (Math.Round(spec.MinEffectPercent!.Value, 9), Math.Round(spec.EquivalencePercent!.Value, 9)));
         Assert.Equal(new[] { "1000 req/s" }, spec.Rates);
         Assert.Equal((120.0, options.Launches), (spec.Sequential!.BudgetSeconds, spec.Sequential.MaxLaunches));
-        Assert.Equal(CoreAllotment.SharedLabel, Assert.Single(spec.Cores!).Label);
+        Assert.Equal(CoresSpec.SharedLabel, Assert.Single(spec.Cores!).Label);
         Assert.Equal("socket", Assert.Single(spec.Drivers).Name);
     }
 }

@@ -1,4 +1,4 @@
-namespace Comparator.Verification;
+namespace Comparator.Results;
 
 /// <summary>The outcome of verifying one endpoint of one target before any load is put on it.</summary>
 public sealed record Check(

@@ -3,7 +3,6 @@ using System.IO;
 using System.Linq;
 using System.Threading;
 using System.Threading.Tasks;
-using Comparator.Cli;
 using Comparator.Measuring;
 using Comparator.Reports;
 using Comparator.Results;
@@ -22,12 +21,12 @@ public sealed class CoresTests : IDisposable
     [Fact]
     public void Counts_take_the_last_cpus_and_leave_the_rest_to_the_driver()
     {
-        var allotments = CoreAllotment.Parse("1,shared", 2);
+        var allotments = CoreAllotment.Parse("1,shared", 2).Value;
         Assert.Equal(new[] { ("1", "1", "0"), ("shared", (string?)null, (string?)null) }.Select(a => (a.Item1, a.Item2, a.Item3)),
             allotments.Select(a => (a.Label, a.ServerCpus, a.DriverCpus)));
         Assert.Equal("on 1 core (CPU 1), the driver on CPU 0", allotments[0].Description);
         Assert.Equal("sharing 2 cores with the driver", allotments[1].Description);
-        var eight = CoreAllotment.Parse("3", 8).Single();
+        var eight = CoreAllotment.Parse("3", 8).Value.Single();
         Assert.Equal(("5-7", "0-4"), (eight.ServerCpus, eight.DriverCpus));
     }
 
@@ -36,7 +35,7 @@ public sealed class CoresTests : IDisposable
     [InlineData(8, "1,2,4,shared")]
     [InlineData(1, "shared")]
     public void All_doubles_while_a_core_is_left_for_the_driver_then_shares(int cores, string expected) =>
-        Assert.Equal(expected, string.Join(",", CoreAllotment.Parse("all", cores).Select(a => a.Label)));
+        Assert.Equal(expected, string.Join(",", CoreAllotment.Parse("all", cores).Value.Select(a => a.Label)));
 
     [Theory]
     [InlineData("0", "--server-cores takes core counts from 1, shared or all, not '0'")]
@@ -46,9 +45,9 @@ public sealed class CoresTests : IDisposable
     [InlineData("1,,2", "takes a list")]
     public void Bad_values_are_one_line(string raw, string expected)
     {
-        var e = Assert.Throws<UsageException>(() => CoreAllotment.Parse(raw, 2));
-        Assert.Contains(expected, e.Message);
-        Assert.DoesNotContain('\n', e.Message);
+        var error = CoreAllotment.Parse(raw, 2).Error;
+        Assert.Contains(expected, error);
+        Assert.DoesNotContain('\n', error);
     }
 
     [Theory]

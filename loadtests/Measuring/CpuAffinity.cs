@@ -1,8 +1,7 @@
 using System.Diagnostics;
-using Comparator.Cli;
-using Comparator.Measuring;
+using Comparator.Errors;
 
-namespace Comparator.Running;
+namespace Comparator.Measuring;
 
 /// <summary>
 /// Placing processes on CPUs given as a taskset list (0, 0-1, 0,2): taskset on Linux, the process
@@ -24,7 +23,7 @@ public static class CpuAffinity
         {
             info.FileName = program;
             if (cpus is not null && OperatingSystem.IsWindows())
-                info.Environment["DOTNET_PROCESSOR_COUNT"] = CoreAllotment.Expand(cpus).Count.ToString(CultureInfo.InvariantCulture);
+                info.Environment["DOTNET_PROCESSOR_COUNT"] = Expand(cpus).Count.ToString(CultureInfo.InvariantCulture);
             return;
         }
         info.FileName = ToolProcess.Locate("taskset", "util-linux");
@@ -57,24 +56,31 @@ public static class CpuAffinity
             return;
         }
         if (!OperatingSystem.IsLinux())
-            throw new UsageException($"run: {flag} places processes on CPUs through taskset (Linux) or processor affinity (Windows); this OS has neither here");
+            throw new SettingsException($"run: {flag} places processes on CPUs through taskset (Linux) or processor affinity (Windows); this OS has neither here");
         var taskset = ToolProcess.Locate("taskset", "util-linux");
         using var p = Process.Start(new ProcessStartInfo(taskset) { ArgumentList = { "-a", "-p", "-c", cpus, Environment.ProcessId.ToString(CultureInfo.InvariantCulture) }, RedirectStandardOutput = true })!;
         p.WaitForExit();
-        if (p.ExitCode != 0) throw new UsageException($"run: {flag}: taskset could not move the comparator to CPU {cpus}");
+        if (p.ExitCode != 0) throw new SettingsException($"run: {flag}: taskset could not move the comparator to CPU {cpus}");
     }
 
     /// <summary>The affinity mask of a CPU list: bit N for CPU N. Windows masks hold 64 CPUs (one processor group).</summary>
     public static nint Mask(string cpus)
     {
         long mask = 0;
-        foreach (var cpu in CoreAllotment.Expand(cpus))
+        foreach (var cpu in Expand(cpus))
         {
-            if (cpu >= 64) throw new UsageException($"run: CPU {cpu}: processor affinity reaches CPUs 0-63 only (one processor group)");
+            if (cpu >= 64) throw new SettingsException($"run: CPU {cpu}: processor affinity reaches CPUs 0-63 only (one processor group)");
             mask |= 1L << cpu;
         }
         return (nint)mask;
     }
+
+    /// <summary>The CPUs of a taskset list ("0-2,5" is 0, 1, 2, 5).</summary>
+    public static IReadOnlyList<int> Expand(string list) => list.Split(',').SelectMany(range =>
+    {
+        var ends = range.Split('-').Select(e => int.Parse(e, CultureInfo.InvariantCulture)).ToArray();
+        return Enumerable.Range(ends[0], (ends.Length == 2 ? ends[1] : ends[0]) - ends[0] + 1);
+    }).Distinct().OrderBy(c => c).ToList();
 
     /// <summary>A mask as a CPU list, ranges joined ("0-1", "0,2"), as /proc's Cpus_allowed_list writes it.</summary>
     public static string ListOf(nint mask)

@@ -1,4 +1,4 @@
-namespace Comparator.Cli;
+namespace Comparator.Errors;
 
 /// <summary>The comparator's exit codes.</summary>
 public static class ExitCodes

@@ -1,9 +1,8 @@
 using System.Text.RegularExpressions;
-using Comparator.Cli;
-using Comparator.Measuring;
+using Comparator.Errors;
 using Comparator.Results;
 
-namespace Comparator.Capacity;
+namespace Comparator.Measuring;
 
 /// <summary>
 /// A latency objective such as p90&lt;=20ms: the percentile of a window's latencies (measured from each
@@ -13,20 +12,20 @@ public sealed record LatencyObjective(double Percentile, double BoundMs)
 {
     private static readonly Regex Shape = new(@"^p(?<p>\d+(\.\d+)?)\s*<=\s*(?<v>-?\d+(\.\d+)?)\s*(?<u>ms|s|us|µs)$", RegexOptions.CultureInvariant);
 
-    /// <summary>"p90&lt;=20ms", "p99.9&lt;=1s", "p50&lt;=500us"; anything else is one line naming the form.</summary>
-    public static LatencyObjective Parse(string raw, string command = "capacity")
+    /// <summary>"p90&lt;=20ms", "p99.9&lt;=1s", "p50&lt;=500us"; anything else is refused with one line naming the form.</summary>
+    public static Validated<LatencyObjective> Parse(string raw, string command = "capacity")
     {
         var m = Shape.Match(raw.Trim().ToLowerInvariant());
         if (!m.Success)
-            throw new UsageException($"{command}: --objective takes PERCENTILE<=BOUND with a unit, such as p90<=20ms or p99.9<=1s, not '{raw}'");
+            return Validated<LatencyObjective>.Refused($"{command}: --objective takes PERCENTILE<=BOUND with a unit, such as p90<=20ms or p99.9<=1s, not '{raw}'");
         var percentile = double.Parse(m.Groups["p"].Value, CultureInfo.InvariantCulture);
         if (percentile <= 0 || percentile >= 100)
-            throw new UsageException($"{command}: --objective's percentile is above 0 and under 100 (p50, p90, p99.9), not p{m.Groups["p"].Value} in '{raw}'");
+            return Validated<LatencyObjective>.Refused($"{command}: --objective's percentile is above 0 and under 100 (p50, p90, p99.9), not p{m.Groups["p"].Value} in '{raw}'");
         var value = double.Parse(m.Groups["v"].Value, CultureInfo.InvariantCulture);
         var ms = value * m.Groups["u"].Value switch { "s" => 1000.0, "ms" => 1.0, _ => 0.001 };
         if (ms <= 0 || ms > 3_600_000)
-            throw new UsageException($"{command}: --objective's bound is a positive time of at most an hour, not '{raw}'");
-        return new LatencyObjective(percentile, ms);
+            return Validated<LatencyObjective>.Refused($"{command}: --objective's bound is a positive time of at most an hour, not '{raw}'");
+        return Validated<LatencyObjective>.Valid(new LatencyObjective(percentile, ms));
     }
 
     /// <summary>"p90 ≤ 20 ms".</summary>

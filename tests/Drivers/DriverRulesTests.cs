@@ -2,7 +2,6 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 using System.Threading.Tasks;
-using Comparator.Cli;
 using Comparator.Drivers;
 using Comparator.Results;
 using Comparator.Running;
@@ -43,26 +42,26 @@ public sealed class DriverRulesTests
     [InlineData(null, new[] { "socket" })]
     [InlineData("all", new[] { "socket", "httpclient", "ab", "wrk" })]
     [InlineData("wrk,ab", new[] { "wrk", "ab" })]
-    public void Driver_lists_resolve(string? raw, string[] expected) => Assert.Equal(expected, DriverCatalog.Resolve(raw));
+    public void Driver_lists_resolve(string? raw, string[] expected) => Assert.Equal(expected, DriverCatalog.Resolve(raw).Value);
 
     [Theory]
     [InlineData("nbomber", "NBomber is not in this machine's NuGet source")]
     [InlineData("jmeter", "unknown driver 'jmeter'")]
     public void Unknown_or_unavailable_drivers_are_usage_errors(string raw, string expected) =>
-        Assert.Contains(expected, Assert.Throws<UsageException>(() => DriverCatalog.Resolve(raw)).Message);
+        Assert.Contains(expected, DriverCatalog.Resolve(raw).Error);
 
     [Theory]
     [InlineData("0:1", "0", "1")]
     [InlineData("0-1:1", "0-1", "1")]
     public void Pin_takes_server_and_driver_cpu_lists(string raw, string server, string driver) =>
-        Assert.Equal(new CpuPin(server, driver), CpuPin.Parse(raw));
+        Assert.Equal(new CpuPin(server, driver), CpuPin.Parse(raw).Value);
 
     [Theory]
     [InlineData("0")]
     [InlineData("a:b")]
     [InlineData("0:7")]
     [InlineData("0:1:2")]
-    public void Bad_pins_are_usage_errors(string raw) => Assert.Throws<UsageException>(() => CpuPin.Parse(raw));
+    public void Bad_pins_are_usage_errors(string raw) => Assert.StartsWith("run: --pin", CpuPin.Parse(raw).Error);
 
     [Fact]
     public async Task A_driver_that_is_not_installed_gives_one_clear_line_and_exit_2()

@@ -5,7 +5,6 @@ using System.Linq;
 using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
-using Comparator.Verification;
 using Xunit;
 using Comparator.Statistics;
 
@@ -85,7 +84,7 @@ public sealed class ResultsTests
         var path = Path.Combine(AppContext.BaseDirectory, "Fixtures", "results-schema3.json");
         var text = File.ReadAllText(path);
         using var doc = System.Text.Json.JsonDocument.Parse(text);
-        var run = ResultStore.Deserialize(text, "results-schema3.json");
+        var run = Comparator.Comparing.SavedRun.Read(text, "results-schema3.json");
 
         var written = doc.RootElement.GetProperty("cells").EnumerateArray().ToList();
         Assert.Equal(written.Count, run.Cells.Count);
@@ -136,7 +135,7 @@ public sealed class ResultsTests
         var json = ResultStore.Serialize(sample with { Cells = new[] { sample.Cells[0], other } })
             .Replace("\"schemaVersion\": 4", "\"schemaVersion\": 1").Replace("  \"verdicts\": null\n", "").Replace(",\n}", "\n}");
 
-        var old = ResultStore.Deserialize(json, "old.json");
+        var old = Comparing.SavedRun.Read(json, "old.json");
 
         Assert.Equal(1, old.SchemaVersion);
         var verdict = Assert.Single(old.Verdicts!);
