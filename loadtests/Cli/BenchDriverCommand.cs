@@ -52,8 +52,9 @@ public static class BenchDriverCommand
         var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
         options.Pin?.PinThisProcess();
         using var stop = new StopSignals("bench-driver", "stopping");
-        var (run, directory) = await JournaledRun.MeasureAsync(options.OutDirectory,
+        var (report, directory) = await JournaledRun.MeasureAsync(options.OutDirectory,
             journal => new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus), new LineProgress()).RunAsync(stop.Token, journal));
+        var run = report.Run;
 
         Console.WriteLine();
         Console.Write(Table(run).ToText());

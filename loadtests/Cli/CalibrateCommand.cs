@@ -58,8 +58,9 @@ public static class CalibrateCommand
             var b = new TargetPlan(plan.Name + ".B", plan.Definition, null);
             var aa = options with { Targets = new[] { a, b }, Unavailable = Array.Empty<TargetDefinition>(), BaselineTarget = a.Name, CompareTo = null };
             Console.WriteLine($"calibrate {plan.Name}: {b.Name} against {a.Name}, {aa.Launches} launch(es), {aa.CellCount / 2} cells");
-            var (run, directory) = await JournaledRun.MeasureAsync(options.OutDirectory,
+            var (report, directory) = await JournaledRun.MeasureAsync(options.OutDirectory,
                 journal => new RunOrchestrator(aa, drivers, launcher, new LineProgress()).RunAsync(stop.Token, journal));
+            var run = report.Run;
 
             var verdicts = run.Judged().Concat(run.JudgedAtRate().Where(v => v.Metric == CellVerdict.ServerCpu)).ToList();
             Console.WriteLine();

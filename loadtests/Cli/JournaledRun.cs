@@ -15,14 +15,16 @@ namespace Comparator.Cli;
 public static class JournaledRun
 {
     /// <summary>Measures (<paramref name="measure"/> is handed the journal) into a new directory under <paramref name="outDirectory"/>.</summary>
-    public static async Task<(RunResult Run, string Directory)> MeasureAsync(string outDirectory, Func<RunJournal, Task<RunResult>> measure)
+    /// <returns>the run's report, built once: its files were written from it, and the terminal prints from it</returns>
+    public static async Task<(RunReport Report, string Directory)> MeasureAsync(string outDirectory, Func<RunJournal, Task<RunResult>> measure)
     {
         var directory = OutputFiles.CreateNewDirectory(outDirectory, "", DateTimeOffset.UtcNow);
         RunResult run;
         using (var journal = RunJournal.Create(directory))
             run = await measure(journal);
-        RunDirectory.WriteInto(run, directory);
-        return (run, directory);
+        var report = new RunReport(run);
+        RunDirectory.WriteInto(report, directory);
+        return (report, directory);
     }
 
     /// <summary>Why a run rebuilt from its journal stopped adding launches: its process ended first.</summary>

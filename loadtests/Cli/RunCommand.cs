@@ -107,14 +107,15 @@ public static class RunCommand
             progress.Message($"run: warning: --budget {options.BudgetSeconds:0}s buys fewer than {first.FirstLook} launches of every cell " +
                              $"({options.LaunchLoadSeconds(options.CellCount):0} s each), and the rule first judges at {first.FirstLook}: no cell will be settled");
         var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, ports: options.Ports);
-        var (run, directory) = await JournaledRun.MeasureAsync(options.OutDirectory, journal =>
+        var (report, directory) = await JournaledRun.MeasureAsync(options.OutDirectory, journal =>
         {
             Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p).RunAsync(stop.Token, journal);
             return SpectreProgress.Usable ? SpectreProgress.RunAsync(options.CellCount * options.Launches, Run) : Run(progress);
         });
 
+        var run = report.Run;
         Console.WriteLine();
-        Console.Write(new ConsoleReport().Render(new RunReport(run)));
+        Console.Write(new ConsoleReport().Render(report));
         var crank = new ArgumentReader(parse).Flag("--crank");
         foreach (var t in run.Targets.Where(t => t.External))
             Console.WriteLine($"external target {t.Name}: {t.BaseUrl} " + (run.Cells.Any(c => c.Key.Target == t.Name && c.Summary?.ServerCpuSeconds is not null) ? "(CPU read from its process)"
@@ -125,7 +126,7 @@ public static class RunCommand
         if (crank) Crank.CrankStatistics.Write(run, Console.Out);
         if (compareTo is null)
         {
-            PrintVerdict(run);
+            PrintVerdict(report);
             return ExitCode(run, options);
         }
 
@@ -137,15 +138,15 @@ public static class RunCommand
         File.WriteAllText(Path.Combine(directory, "diff.md"), markdown);
         Console.WriteLine();
         Console.Write(markdown);
-        PrintVerdict(run);
+        PrintVerdict(report);
         return DiffCommand.ExitCode(diff);
     }
 
     /// <summary>The verdict, the last thing a run prints: who leads, by how much, at what cost, and what the figures cannot say.</summary>
-    private static void PrintVerdict(RunResult run)
+    private static void PrintVerdict(RunReport report)
     {
         Console.WriteLine();
-        Console.Write(VerdictRenderer.ToText(Verdict.Build(run)));
+        Console.Write(VerdictRenderer.ToText(report.Verdict));
     }
 
     /// <summary>1 when a target that was asked for failed to start or verify, or any cell had failed requests.</summary>

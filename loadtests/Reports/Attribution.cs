@@ -1,5 +1,6 @@
 using Comparator.Results;
 using Comparator.Statistics;
+using Comparator.Targets;
 
 namespace Comparator.Reports;
 
@@ -17,34 +18,11 @@ namespace Comparator.Reports;
 /// </summary>
 public static class Attribution
 {
-    /// <summary>The lineup, one layer apart from its neighbours; a target not in the run is left out.</summary>
-    public static readonly string[] Lineup =
-    {
-        "wcf-classic", "webapi-selfhost", "httplistener-mono",
-        "webapi", "webapi-kestrel", "wcf", "aspnetcore", "minimal", "kestrel", "httplistener",
-    };
-
-    private static readonly (string From, string To, string Label, bool RuntimeOnly)[] Steps =
-    {
-        ("wcf-classic", "webapi-selfhost", "WCF vs Web API 2 on one runtime and listener: wcf-classic − webapi-selfhost", false),
-        ("webapi-selfhost", "httplistener-mono", "Web API 2 over the bare listener: webapi-selfhost − httplistener-mono", false),
-        ("webapi-selfhost", "webapi-kestrel", "runtime+server: webapi-selfhost − webapi-kestrel", true),
-        ("webapi", "webapi-kestrel", "runtime+server: webapi − webapi-kestrel", true),
-        ("httplistener-mono", "httplistener", "runtime, same listener code: httplistener-mono − httplistener", true),
-        ("wcf", "webapi-kestrel", "WCF vs Web API 2 on one host: wcf − webapi-kestrel", false),
-        ("webapi-kestrel", "aspnetcore", "framework: webapi-kestrel − aspnetcore", false),
-        ("aspnetcore", "kestrel", "MVC over the bare platform: aspnetcore − kestrel", false),
-    };
-
-    /// <summary>The steps whose two targets run the same application code and differ only in runtime and server.</summary>
-    public static IEnumerable<(string From, string To)> RuntimeSteps => Steps.Where(s => s.RuntimeOnly).Select(s => (s.From, s.To));
-
-    /// <summary>The bare platform each target is shown against (x ceiling): its own lane's.</summary>
-    private static readonly IReadOnlyDictionary<string, string> Ceilings = new Dictionary<string, string>
-    {
-        ["wcf-classic"] = "httplistener-mono", ["webapi-selfhost"] = "httplistener-mono",
-        ["webapi"] = "kestrel", ["webapi-kestrel"] = "kestrel", ["wcf"] = "kestrel", ["aspnetcore"] = "kestrel", ["minimal"] = "kestrel",
-    };
+    // The lineup, its steps and each target's ceiling are the catalogue's knowledge (Targets/TargetLayers).
+    public static IReadOnlyList<string> Lineup => TargetLayers.Lineup;
+    private static IReadOnlyList<TargetLayers.Step> Steps => TargetLayers.Steps;
+    public static IEnumerable<(string From, string To)> RuntimeSteps => TargetLayers.RuntimeSteps;
+    private static IReadOnlyDictionary<string, string> Ceilings => TargetLayers.Ceilings;
 
     public const string Explanation =
         "Server CPU µs per request of the targets that differ by one layer at a time, and the steps between them (costs add up in CPU per request). " +

@@ -12,9 +12,11 @@ public static class RunDirectory
     public static string Write(RunResult run, string outDirectory) => WriteInto(run, OutputFiles.CreateNewDirectory(outDirectory, "", run.StartedAt));
 
     /// <summary>The same files, into a run directory the run made at its start (it holds the run's journal.jsonl).</summary>
-    public static string WriteInto(RunResult run, string directory)
+    public static string WriteInto(RunResult run, string directory) => WriteInto(new RunReport(run), directory);
+
+    /// <summary>A report already built (its verdict and sections then serve the terminal too, built once).</summary>
+    public static string WriteInto(RunReport report, string directory)
     {
-        var report = new RunReport(run);
         foreach (var exporter in Exporters.Files) exporter.Export(report, directory);
         return directory;
     }
