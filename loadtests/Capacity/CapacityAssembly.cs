@@ -12,12 +12,12 @@ public static class CapacityAssembly
         DateTimeOffset startedAt, bool partial)
     {
         var run = options.Run;
-        var cells = searches.Select(s => new CapacityCell(s.Key, s.Value, Summarize(s.Value, run.Lead, options.AtRate))).ToList();
+        var cells = searches.Select(s => new CapacityCell(s.Key, s.Value, Summarize(s.Value, run.Rule, options.AtRate))).ToList();
         var spec = record.Start.Spec with { Launches = record.LaunchesRun > 0 ? record.LaunchesRun : run.Launches };
         var capacity = new CapacitySpec(options.ObjectiveTexts, options.Precision, options.AtRate, options.StepWarmup.TotalSeconds, options.Step.TotalSeconds, options.Method);
         var targets = record.Targets.Select(t => t with { LaunchFailures = record.LaunchFailuresOf(t.Name) }).ToList();
         return new CapacityResult(CapacityResult.CurrentSchemaVersion, spec, capacity, startedAt, DateTimeOffset.UtcNow, partial, targets, record.Checks, cells,
-            CapacityVerdicts.Build(cells, run.BaselineTarget, run.Lead, options.ObjectiveTexts));
+            CapacityVerdicts.Build(cells, run.BaselineTarget, run.Rule, options.ObjectiveTexts));
     }
 
     /// <summary>

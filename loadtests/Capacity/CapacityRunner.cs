@@ -94,7 +94,7 @@ public sealed class CapacityRunner
         var concurrency = cell.Id.Key.Concurrency;
         var label = $"{target.Plan.Name} {cell.Label}" + (run.Launches > 1 ? $" launch {launch + 1}/{run.Launches}" : "");
         var oneWindow = new RepeatRule(1, 1, run.Repeats.Precision);
-        var closedLoop = new CellMeasurer(_driver, run with { Duration = _options.Step, Repeats = oneWindow });
+        var closedLoop = new CellMeasurer(_driver, run.Window with { Duration = _options.Step, Rounds = oneWindow });
         var closed = (await closedLoop.MeasureInterleavedAsync(participant, concurrency, cancellationToken, cold))[0];
         if (closed.Count == 0) return null;
         var rps = closed[0].RequestsPerSecond;
@@ -105,7 +105,7 @@ public sealed class CapacityRunner
         }
         _progress.Message(string.Create(CultureInfo.InvariantCulture, $"{label}: closed loop {rps:0} req/s; searching from {rps * CapacityOptions.StartShare:0} req/s"));
 
-        var stepper = new CellMeasurer(_driver, run with { Warmup = _options.StepWarmup, Duration = _options.Step, Repeats = oneWindow });
+        var stepper = new CellMeasurer(_driver, run.Window with { Warmup = _options.StepWarmup, Duration = _options.Step, Rounds = oneWindow });
         var steps = new List<CapacityStepRecord>();
         var (floor, ceiling) = (CapacityOptions.Floor(rps), rps * CapacityOptions.CeilingShare);
         var bracket = await CapacitySearch.FindAsync(rps * CapacityOptions.StartShare, _options.Precision, floor, ceiling, async (rate, token) =>

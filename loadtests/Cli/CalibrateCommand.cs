@@ -59,7 +59,7 @@ public static class CalibrateCommand
             var aa = options with { Targets = new[] { a, b }, Unavailable = Array.Empty<TargetDefinition>(), BaselineTarget = a.Name, CompareTo = null };
             Console.WriteLine($"calibrate {plan.Name}: {b.Name} against {a.Name}, {aa.Launches} launch(es), {aa.CellCount / 2} cells");
             var (report, directory) = await JournaledRun.MeasureAsync(options.OutDirectory,
-                journal => new RunOrchestrator(aa, drivers, launcher, new LineProgress()).RunAsync(stop.Token, journal));
+                journal => new RunOrchestrator(aa, drivers, launcher, new LineProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal));
             var run = report.Run;
 
             var verdicts = run.Judged().Concat(run.JudgedAtRate().Where(v => v.Metric == CellVerdict.ServerCpu)).ToList();

@@ -84,7 +84,7 @@ public static class CapacityCommand
             Rates = Array.Empty<RateSpec>(),
             Duration = step,
             Launches = launches,
-            Rule = run.Lead with { Design = null },
+            Rule = run.Rule with { Design = null },
             Budget = null,
         };
         if (a.Flag("--aa")) run = AgainstItself(run);

@@ -1,5 +1,6 @@
 using System.IO;
 using System.Threading.Tasks;
+using Comparator.Comparing;
 using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
@@ -46,7 +47,7 @@ public static class JournaledRun
         var record = RunRecord.Replay(entries);
         var lastAt = record.LastAt;
         if (record.Partial is null) record.End(partial: true, Died);
-        var run = RunAssembly.Result(record, record.Partial!.Value, lastAt);
+        var run = RunAssembly.Result(record, record.Partial!.Value, lastAt, PairVerdicts.Build);
         RunDirectory.WriteInto(run, path);
         var windows = entries.Count(e => e.Event == JournalEntry.IsWindow);
         Console.Error.WriteLine($"report: {path} had no results.json: rebuilt from {RunJournal.FileName} ({windows} window(s), {record.LaunchesRun} launch(es) finished" +

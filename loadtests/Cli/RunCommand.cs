@@ -98,25 +98,25 @@ public static class RunCommand
 
         var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
         options.Pin?.PinThisProcess();
-        progress.Message($"run: {options.CellCount} cells, " + (options.Lead.Design is Statistics.SequentialDesign design
+        progress.Message($"run: {options.CellCount} cells, " + (options.Rule.Design is Statistics.SequentialDesign design
                              ? $"launches added until every cell is settled, at most {design.MaxLaunches}, within {options.BudgetSeconds:0} s of load"
                              : $"{options.LoadSeconds:0} to {options.MaxLoadSeconds:0} s of load") + $", driver {string.Join(", ", options.Drivers)}" +
                          (options.Pin is null ? "" : $", {options.Pin}") +
                          (options.ServerCores is null ? "" : ", the targets " + string.Join("; then ", options.Allotments.Select(a => a.Phrase))));
-        if (options.Lead.Design is Statistics.SequentialDesign first && options.BudgetSeconds < first.FirstLook * options.LaunchLoadSeconds(options.CellCount))
+        if (options.Rule.Design is Statistics.SequentialDesign first && options.BudgetSeconds < first.FirstLook * options.LaunchLoadSeconds(options.CellCount))
             progress.Message($"run: warning: --budget {options.BudgetSeconds:0}s buys fewer than {first.FirstLook} launches of every cell " +
                              $"({options.LaunchLoadSeconds(options.CellCount):0} s each), and the rule first judges at {first.FirstLook}: no cell will be settled");
         var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, ports: options.Ports);
         var (report, directory) = await JournaledRun.MeasureAsync(options.OutDirectory, journal =>
         {
-            Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p).RunAsync(stop.Token, journal);
+            Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p, Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal);
             return SpectreProgress.Usable ? SpectreProgress.RunAsync(options.CellCount * options.Launches, Run) : Run(progress);
         });
 
         var run = report.Run;
         Console.WriteLine();
         Console.Write(new ConsoleReport().Render(report));
-        var crank = new ArgumentReader(parse).Flag("--crank");
+        var crank = options.Crank;
         foreach (var t in run.Targets.Where(t => t.External))
             Console.WriteLine($"external target {t.Name}: {t.BaseUrl} " + (run.Cells.Any(c => c.Key.Target == t.Name && c.Summary?.ServerCpuSeconds is not null) ? "(CPU read from its process)"
                 : crank ? "(no server CPU here: `comparator import-crank` adds it from crank's agent)" : "(no server CPU)"));
@@ -130,9 +130,9 @@ public static class RunCommand
             return ExitCode(run, options);
         }
 
-        var thresholdGiven = new ArgumentReader(parse).Value("--threshold") is not null;
-        var diff = RunDiff.BetweenRuns(compareTo, run, thresholdGiven ? options.Threshold : DiffCommand.RecordedMinEffect(compareTo, run), "base", "this run",
-            options.Lead.Confidence, thresholdGiven);
+        var thresholdGiven = options.Threshold is not null;
+        var diff = RunDiff.BetweenRuns(compareTo, run, options.Threshold ?? DiffCommand.RecordedMinEffect(compareTo, run), "base", "this run",
+            options.Rule.Confidence, thresholdGiven);
         if (diff.Cells.Count == 0) throw new IncomparableException("run --compare-to: no measured cell in common with the baseline");
         var markdown = DiffReport.Render(diff);
         File.WriteAllText(Path.Combine(directory, "diff.md"), markdown);

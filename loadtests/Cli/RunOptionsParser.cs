@@ -91,9 +91,10 @@ public static class RunOptionsParser
         var options = new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeats, jsonItems,
             baseline, a.Value("--out") ?? layout.ResultsDirectory, timeout,
             drivers, CpuPin.Parse(a.Value("--pin")).OrUsage(),
-            Optional(a, "--compare-to"), Percent("run", "--threshold", Optional(a, "--threshold") ?? "5%", 0, 100, example: "5%"), a.OnOff("--server-header"), firstWarmup, launches, rule,
+            Optional(a, "--compare-to"), Optional(a, "--threshold") is string threshold ? Percent("run", "--threshold", threshold, 0, 100, example: "5%") : null, a.OnOff("--server-header"), firstWarmup, launches, rule,
             a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget, ServerCores(a.Value("--server-cores"), a.Value("--pin"), targets),
-            Insecure: a.Defines("--insecure") && a.Flag("--insecure"), Ports: a.Defines("--ports") ? a.Ports() : null);
+            Insecure: a.Defines("--insecure") && a.Flag("--insecure"), Ports: a.Defines("--ports") ? a.Ports() : null,
+            Crank: a.Defines("--crank") && a.Flag("--crank"));
         return design is null ? options : WithHorizonOfTheBudget(options, design);
     }
 
@@ -110,7 +111,7 @@ public static class RunOptionsParser
         var affordable = full > 0 ? (int)Math.Floor(options.BudgetSeconds / full) : design.MaxLaunches;
         var horizon = Math.Clamp(affordable, design.FirstLook, design.MaxLaunches);
         var planned = design with { MaxLaunches = horizon };
-        return options with { Launches = horizon, Rule = options.Lead with { Design = planned } };
+        return options with { Launches = horizon, Rule = options.Rule with { Design = planned } };
     }
 
     /// <summary>--server-cores: the allotments, checked against --pin, the targets and the machine; null when not given.</summary>

@@ -70,7 +70,7 @@ public static class SimulateCommand
         if (budgetSeconds is not null) Targets.BuildLayout.Discover().RequireCheckout("simulate --budget"); // it plans from the default run's targets
         var defaults = budgetSeconds is null ? null : RunOptionsParser.Parse(new[] { "--budget", a.Value("--budget")!, "--max-launches", horizon.ToString(CultureInfo.InvariantCulture) },
             Targets.BuildLayout.Discover());
-        if (defaults is not null) rule = rule with { Design = defaults.Lead.Design };
+        if (defaults is not null) rule = rule with { Design = defaults.Rule.Design };
         if (defaults is not null)
             Console.WriteLine($"whole default runs: {defaults.CellCount / defaults.Targets.Count} judged cells each, {budgetSeconds:0} s of load at most, " +
                               $"horizon {rule.Design!.MaxLaunches} launches, {Math.Max(1, cells / (defaults.CellCount / defaults.Targets.Count))} runs per row");

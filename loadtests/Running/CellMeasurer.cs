@@ -9,18 +9,25 @@ using Comparator.Statistics;
 namespace Comparator.Running;
 
 /// <summary>
+/// What a cell's windows are, and all a <see cref="CellMeasurer"/> is told: the warm-up (the cold one for
+/// a target's first cell), each window's length, how many rounds (<see cref="RepeatRule"/>), and how
+/// each connection is used.
+/// </summary>
+public sealed record WindowSettings(TimeSpan Warmup, TimeSpan ColdWarmup, TimeSpan Duration, RepeatRule Rounds, bool KeepAlive, TimeSpan RequestTimeout);
+
+/// <summary>
 /// Measures one cell: a discarded warm-up, then the repeats (as many as <see cref="RepeatRule"/> asks), each with the server's CPU time taken
 /// from /proc over exactly that window and the driver's own CPU time over the same window.
 /// </summary>
 public sealed class CellMeasurer
 {
     private readonly ILoadDriver _driver;
-    private readonly RunOptions _options;
+    private readonly WindowSettings _window;
 
-    public CellMeasurer(ILoadDriver driver, RunOptions options)
+    public CellMeasurer(ILoadDriver driver, WindowSettings window)
     {
         _driver = driver;
-        _options = options;
+        _window = window;
     }
 
     /// <summary>
@@ -31,7 +38,7 @@ public sealed class CellMeasurer
     /// last. Targets that are idle meanwhile cost next to nothing: their connections wait open.
     /// </summary>
     /// <param name="participants">Each target's request and process id (null for an external target: no CPU figures).</param>
-    /// <param name="cold">The targets' first cell: warmed up for <see cref="RunOptions.ColdWarmup"/> instead.</param>
+    /// <param name="cold">The targets' first cell: warmed up for <see cref="WindowSettings.ColdWarmup"/> instead.</param>
     /// <param name="roundFinished">Called after every round with the repeats so far, per target.</param>
     public async Task<IReadOnlyList<IReadOnlyList<Measurement>>> MeasureInterleavedAsync(
         IReadOnlyList<(LoadRequest Request, int? ServerPid)> participants, int concurrency, CancellationToken cancellationToken,
@@ -40,9 +47,9 @@ public sealed class CellMeasurer
         // A fixed-rate cell sends at the asked rate in its warm-up and windows alike; the closed loop otherwise.
         Task<DriverWindow> Run(IDriverSession session, TimeSpan duration) =>
             rate is double r ? session.RunAtRateAsync(duration, r, cancellationToken) : session.RunAsync(duration, cancellationToken);
-        var sessions = participants.Select(p => _driver.Open(p.Request, concurrency, _options.KeepAlive, _options.RequestTimeout)).ToList();
+        var sessions = participants.Select(p => _driver.Open(p.Request, concurrency, _window.KeepAlive, _window.RequestTimeout)).ToList();
         var repeats = participants.Select(_ => new List<Measurement>()).ToList();
-        var warmup = cold ? _options.ColdWarmup : _options.Warmup;
+        var warmup = cold ? _window.ColdWarmup : _window.Warmup;
         try
         {
             if (warmup > TimeSpan.Zero)
@@ -53,7 +60,7 @@ public sealed class CellMeasurer
                 }
 
             // Rounds until the rule is satisfied: every target within the precision, or the cap.
-            for (var i = 0; !cancellationToken.IsCancellationRequested && _options.Repeats.AnotherRound(Rps(repeats)); i++)
+            for (var i = 0; !cancellationToken.IsCancellationRequested && _window.Rounds.AnotherRound(Rps(repeats)); i++)
             {
                 var order = Enumerable.Range(0, sessions.Count);
                 var complete = true;
@@ -83,7 +90,7 @@ public sealed class CellMeasurer
         var serverCpuBefore = serverPid is int p ? ProcessSampler.CpuSeconds(p) : null;
         var machineBefore = ProcessSampler.MachineBusySeconds();
         var switchesBefore = serverPid is int t0 ? ProcessSampler.ThreadSwitches(t0) : null;
-        var window = await run(_options.Duration);
+        var window = await run(_window.Duration);
         if (cancellationToken.IsCancellationRequested) return null;
         var machineAfter = ProcessSampler.MachineBusySeconds();
         var serverCpuAfter = serverPid is int q ? ProcessSampler.CpuSeconds(q) : null;

@@ -60,11 +60,11 @@ public static class LaunchMeasurement
             count.Done += active.Count;
             if (participants.Count == 0) continue;
 
-            var launchText = options.Launches > 1 ? $" launch {launch + 1}" + (options.Lead.Design is null ? $"/{options.Launches}" : "") : "";
+            var launchText = options.Launches > 1 ? $" launch {launch + 1}" + (options.Rule.Design is null ? $"/{options.Launches}" : "") : "";
             run.Progress.CellStarted(count.Done, count.Total, $"{label}{launchText} ({string.Join(", ", participants.Select(p => p.Target.Plan.Name))})",
                 (count.Total - count.Done + participants.Count) * count.SecondsPerCell);
             var names = participants.Select(p => p.Target.Plan.Name).ToList();
-            var repeats = await new CellMeasurer(driver, options).MeasureInterleavedAsync(
+            var repeats = await new CellMeasurer(driver, options.Window).MeasureInterleavedAsync(
                 participants.Select(p => (p.Request, p.Target.Running?.ProcessId ?? p.Target.Plan.ExternalPid)).ToList(), concurrency, cancellationToken, cold,
                 // A round's CV within the launch only means something when the launch has several rounds.
                 options.Repeats.MaxRepeat < 2 ? null : rounds => run.Progress.RoundFinished(label, rounds[0].Count, string.Join(", ", rounds.Select((r, i) =>

@@ -51,7 +51,7 @@ public sealed class LaunchSession : IAsyncDisposable
         {
             if (cancellationToken.IsCancellationRequested) break;
             if (!_first && _run.Record.NotMeasured(plan.Name)) continue;
-            if (options.Launches > 1) _run.Progress.Message($"launch {_launch + 1}{(options.Lead.Design is null ? $" of {options.Launches}" : "")}: {plan.Name}");
+            if (options.Launches > 1) _run.Progress.Message($"launch {_launch + 1}{(options.Rule.Design is null ? $" of {options.Launches}" : "")}: {plan.Name}");
             if (await StartAndVerifyAsync(plan, cancellationToken) is ActiveTarget ready) _active.Add(ready);
         }
         // A scenario's rules compare targets (same-as), so its operations are verified once all are up.

@@ -1,4 +1,3 @@
-using Comparator.Comparing;
 using Comparator.Results;
 using Comparator.Statistics;
 
@@ -13,14 +12,14 @@ public static class RunAssembly
 {
     public const string NoRepeat = "stopped before a repeat completed";
 
-    /// <summary>The run as results.json keeps it: each target with the launches it missed, the drivers' agreement and the verdicts.</summary>
-    public static RunResult Result(RunRecord record, bool partial, DateTimeOffset finishedAt)
+    /// <summary>The run as results.json keeps it: each target with the launches it missed, the drivers' agreement and the verdicts, judged by <paramref name="judge"/>.</summary>
+    public static RunResult Result(RunRecord record, bool partial, DateTimeOffset finishedAt, JudgeRun judge)
     {
         var cells = Cells(record);
         var targets = record.Targets.Select(t => record.LaunchFailuresOf(t.Name) is { } f ? t with { LaunchFailures = f.ToList() } : t).ToList();
         var result = new RunResult(record.Start.SchemaVersion, Spec(record), record.Start.StartedAt, finishedAt, partial, targets, record.Checks.ToList(),
             DriverAgreement.Flag(cells));
-        return result with { Verdicts = PairVerdicts.Build(result) };
+        return result with { Verdicts = judge(result) };
     }
 
     /// <summary>The run so far, for the sequential design's look: the cells as measured, judged by the same rule.</summary>

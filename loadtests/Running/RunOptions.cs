@@ -47,19 +47,22 @@ public sealed record RunOptions(
     IReadOnlyList<string> Drivers,
     CpuPin? Pin,
     string? CompareTo,
-    double Threshold,
+    double? Threshold,
     bool ServerHeader,
     TimeSpan? FirstWarmup = null,
     int Launches = 1,
-    LeadRule? Rule = null,
+    LeadRule Rule = null!,
     bool TcpNoDelay = true,
     Scenarios.Scenario? Scenario = null,
     IReadOnlyList<RateSpec>? Rates = null,
     TimeSpan? Budget = null,
     IReadOnlyList<CoreAllotment>? ServerCores = null,
     bool Insecure = false,
-    PortRange? Ports = null)
+    PortRange? Ports = null,
+    bool Crank = false)
 {
+    // Threshold: --threshold, the change --compare-to gates on; null: the minimum effect the two runs recorded.
+    // Crank: --crank, the run is crank's load job and also prints the results for crank's agent.
     // Ports: --ports, the range the targets are started on; null: any free port.
     // Insecure: --insecure, an https target's certificate accepted though it does not validate (self-signed).
     // ServerCores: --server-cores, each allotment its own set of cells; null: the one of --pin, or shared.
@@ -91,11 +94,11 @@ public sealed record RunOptions(
 
     // Scenario: the operations of a scenario file are the cells instead of Endpoints x Sizes.
 
-    /// <summary>The fewest rounds a cell gets per launch (the count when the rule is fixed).</summary>
-    public int Repeat => Repeats.MinRepeat;
+    /// <summary>What decides a lead: the interval's confidence, the smallest effect claimed, the margin and the design (the default where none was given).</summary>
+    public LeadRule Rule { get; init; } = Rule ?? LeadRule.Default;
 
-    /// <summary>What decides a lead: the interval's confidence and the smallest effect claimed.</summary>
-    public LeadRule Lead => Rule ?? LeadRule.Default;
+    /// <summary>What each cell's windows are: all the cell's measurer is told.</summary>
+    public WindowSettings Window => new(Warmup, ColdWarmup, Duration, Repeats, KeepAlive, RequestTimeout);
 
     /// <summary>The warm-up of a target's first cell: the cold one, where the JIT compiles the most.</summary>
     public TimeSpan ColdWarmup => FirstWarmup ?? Warmup;

@@ -1,6 +1,5 @@
 using System.Threading;
 using System.Threading.Tasks;
-using Comparator.Comparing;
 using Comparator.Drivers;
 using Comparator.Measuring;
 using Comparator.Results;
@@ -22,9 +21,12 @@ public sealed class RunOrchestrator
     private readonly IReadOnlyList<ILoadDriver> _drivers;
     private readonly TargetLauncher _launcher;
     private readonly IRunProgress _progress;
+    private readonly JudgeRun _judge;
 
-    public RunOrchestrator(RunOptions options, IReadOnlyList<ILoadDriver> drivers, TargetLauncher launcher, IRunProgress progress)
+    /// <param name="judge">the verdicts' rule: it decides which cells get another launch, and the verdicts the result keeps</param>
+    public RunOrchestrator(RunOptions options, IReadOnlyList<ILoadDriver> drivers, TargetLauncher launcher, IRunProgress progress, JudgeRun judge)
     {
+        _judge = judge;
         _options = options;
         _drivers = drivers;
         _launcher = launcher;
@@ -44,13 +46,13 @@ public sealed class RunOrchestrator
         }
 
         var targets = _options.Targets.ToList();
-        var design = _options.Lead.Design;
+        var design = _options.Rule.Design;
         // The cells still measured: all of them until the design's first look, then those not yet settled.
         var pending = plan.Cells.Select(c => c.Id).ToHashSet();
         var count = new CellCount
         {
             Total = _options.CellCount * (design is null ? _options.Launches : Math.Min(design.FirstLook, _options.Launches)),
-            SecondsPerCell = _options.Warmup.TotalSeconds + _options.Repeat * _options.Duration.TotalSeconds,
+            SecondsPerCell = _options.Warmup.TotalSeconds + _options.Repeats.MinRepeat * _options.Duration.TotalSeconds,
         };
         var ownCpus = run.Placing ? ProcessSampler.CpusAllowed(Environment.ProcessId) : null;
         var stopped = design is null ? $"a fixed {_options.Launches} launch(es)" : $"the horizon of {_options.Launches} launches";
@@ -96,7 +98,7 @@ public sealed class RunOrchestrator
         if (design is not null && record.LaunchesRun >= design.FirstLook && record.Looks.LastOrDefault()?.Launches != record.LaunchesRun)
             Unsettled(record);
         record.End(cancellationToken.IsCancellationRequested, stopped);
-        return RunAssembly.Result(record, cancellationToken.IsCancellationRequested, record.LastAt);
+        return RunAssembly.Result(record, cancellationToken.IsCancellationRequested, record.LastAt, _judge);
     }
 
     /// <summary>
@@ -129,9 +131,9 @@ public sealed class RunOrchestrator
     /// closed loop, server CPU at a fixed rate, every pair with the baseline), and the cells some pair has
     /// not settled. A cell the rule cannot judge at all (failed, paced by a wait, overloaded) gets no more launches.
     /// </summary>
-    private static HashSet<CellPlan> Unsettled(RunRecord record)
+    private HashSet<CellPlan> Unsettled(RunRecord record)
     {
-        var verdicts = PairVerdicts.Build(RunAssembly.Interim(record));
+        var verdicts = _judge(RunAssembly.Interim(record));
         var open = new HashSet<CellPlan>();
         int cells = 0, settled = 0;
         foreach (var planned in record.Start.Cells)

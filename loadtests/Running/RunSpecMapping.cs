@@ -26,7 +26,7 @@ public static class RunSpecMapping
         options.KeepAlive,
         options.Warmup.TotalSeconds,
         options.Duration.TotalSeconds,
-        options.Repeat,
+        options.Repeats.MinRepeat,
         options.JsonItems,
         options.BaselineTarget,
         drivers.Select(d => new DriverInfo(d.Name, d.Description)).ToList(),
@@ -38,15 +38,15 @@ public static class RunSpecMapping
         options.Repeats.MaxRepeat,
         options.ColdWarmup.TotalSeconds,
         options.Launches,
-        options.Lead.Confidence,
-        options.Lead.MinEffect * 100,
+        options.Rule.Confidence,
+        options.Rule.MinEffect * 100,
         options.TcpNoDelay,
         options.Scenario is Scenario file ? ScenarioSpecOf(file, options) : null,
         drivers.Any(d => d.HoldsRate) ? options.RatePasses.Select(r => r.Describe()).ToList() : null)
     {
-        EquivalencePercent = options.Lead.Equivalence * 100,
+        EquivalencePercent = options.Rule.Equivalence * 100,
         Cores = options.Allotments.Select(a => a.ToSpec()).ToList(),
-        Sequential = options.Lead.Design is SequentialDesign d
+        Sequential = options.Rule.Design is SequentialDesign d
             ? new SequentialSpec(d.FirstLook, d.MaxLaunches, options.BudgetSeconds, 0, 0, $"the horizon of {options.Launches} launches", new List<LookSpec>())
             : null,
     };

@@ -45,7 +45,7 @@ public sealed class KnownGapTests
                 Targets = new[] { new TargetPlan("kestrel", kestrel, null), new TargetPlan("kestrel-again", kestrel, null), new TargetPlan("spinning", spinning, null) },
                 BaselineTarget = "kestrel",
             };
-            _run = await new RunOrchestrator(options, DriverCatalog.Create(options.Drivers, null), new TargetLauncher(layout), new LineProgress()).RunAsync(CancellationToken.None);
+            _run = await new RunOrchestrator(options, DriverCatalog.Create(options.Drivers, null), new TargetLauncher(layout), new LineProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(CancellationToken.None);
             return _run;
         }
         finally

@@ -39,7 +39,7 @@ public static class Program
             };
             options = options with { Targets = new[] { new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null), new TargetPlan("spin", spinning, null) }, BaselineTarget = "kestrel" };
             var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
-            var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus), new QuietProgress()).RunAsync(CancellationToken.None);
+            var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus), new QuietProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(CancellationToken.None);
             var rps = run.Judged().Single();
             var cpu = run.JudgedAtRate().Single(v => v.Metric == CellVerdict.ServerCpu);
             double? Cpu(string target) => run.Cells.FirstOrDefault(c => c.Key.Target == target && c.Key.Rate is not null)?.Summary?.ServerCpuUsPerRequest;

@@ -59,7 +59,7 @@ public sealed class BottleneckTests
                 BaselineTarget = "kestrel",
             };
             var drivers = DriverCatalog.Create(options.Drivers, null);
-            _run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout), new LineProgress()).RunAsync(CancellationToken.None);
+            _run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout), new LineProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(CancellationToken.None);
             return _run;
         }
         finally

@@ -88,16 +88,16 @@ public sealed class PrecisionTests
         var bought = (int)Math.Floor(defaults.BudgetSeconds / defaults.LaunchLoadSeconds(defaults.CellCount));
         var horizon = Math.Clamp(bought, Statistics.SequentialDesign.DefaultFirstLook, Statistics.SequentialDesign.DefaultMaxLaunches);
         Assert.Equal(horizon, defaults.Launches);
-        Assert.Equal(Statistics.LeadRule.Default with { Design = new Statistics.SequentialDesign(Statistics.SequentialDesign.DefaultFirstLook, horizon) }, defaults.Lead);
+        Assert.Equal(Statistics.LeadRule.Default with { Design = new Statistics.SequentialDesign(Statistics.SequentialDesign.DefaultFirstLook, horizon) }, defaults.Rule);
         Assert.Equal(OptionValues.Duration("--budget", RunOptionsParser.DefaultBudget, false), defaults.Budget);
-        Assert.Null(Parse("--launches", "6").Lead.Design);
-        Assert.Equal(new Statistics.SequentialDesign(Statistics.SequentialDesign.DefaultFirstLook, 10), Parse("--max-launches", "10", "--budget", "60m").Lead.Design);
-        Assert.Equal(Statistics.SequentialDesign.DefaultFirstLook, Parse("--budget", "10s").Lead.Design!.MaxLaunches);
-        Assert.Equal(0.1, Parse("--equivalence", "10%").Lead.Equivalence, 9);
+        Assert.Null(Parse("--launches", "6").Rule.Design);
+        Assert.Equal(new Statistics.SequentialDesign(Statistics.SequentialDesign.DefaultFirstLook, 10), Parse("--max-launches", "10", "--budget", "60m").Rule.Design);
+        Assert.Equal(Statistics.SequentialDesign.DefaultFirstLook, Parse("--budget", "10s").Rule.Design!.MaxLaunches);
+        Assert.Equal(0.1, Parse("--equivalence", "10%").Rule.Equivalence, 9);
         Assert.Equal(1, Parse("--quick").Launches);
         Assert.Equal(3, Parse("--quick", "--launches", "3").Launches);
-        Assert.Equal(new Statistics.LeadRule(0.95, 0.05), Parse("--confidence", "95%", "--min-effect", "5", "--launches", "6").Lead);
-        Assert.Equal(0.0, Parse("--min-effect", "0%").Lead.MinEffect);
+        Assert.Equal(new Statistics.LeadRule(0.95, 0.05), Parse("--confidence", "95%", "--min-effect", "5", "--launches", "6").Rule);
+        Assert.Equal(0.0, Parse("--min-effect", "0%").Rule.MinEffect);
     }
 
     [Theory]
@@ -147,9 +147,9 @@ public sealed class PrecisionTests
     public void Every_percent_option_reads_a_number_as_a_percentage_with_or_without_its_sign(string raw, double fraction)
     {
         Assert.Equal(fraction, Parse("--precision", raw).Repeats.Precision, 12);
-        Assert.Equal(fraction, Parse("--threshold", raw).Threshold, 12);
-        Assert.Equal(fraction, Parse("--min-effect", raw).Lead.MinEffect, 12);
-        Assert.Equal(fraction, Parse("--equivalence", raw).Lead.Equivalence, 12);
+        Assert.Equal(fraction, Parse("--threshold", raw).Threshold!.Value, 12);
+        Assert.Equal(fraction, Parse("--min-effect", raw).Rule.MinEffect, 12);
+        Assert.Equal(fraction, Parse("--equivalence", raw).Rule.Equivalence, 12);
         Assert.Equal(fraction, Assert.Single(RunOptionsParser.Rates(raw.Contains('%') ? raw : raw + "%", quick: false)).ShareOfCapacity!.Value, 12);
         Assert.Equal(fraction, OptionValues.Percent("diff", "--threshold", raw, 0, 100), 12);
         Assert.Equal(fraction, OptionValues.Percent("simulate", "--spread", raw, 0, 50), 12);

@@ -73,7 +73,7 @@ public sealed class SequentialRuleTests
     {
         var options = Comparator.Cli.RunOptionsParser.Parse(Array.Empty<string>(), Comparator.Targets.BuildLayout.Discover());
         var judged = options.CellCount / options.Targets.Count;
-        var r = RuleSimulation.RunBudgeted(options.Lead, 1.0, spread, judged, runs: 500, seed: 51,
+        var r = RuleSimulation.RunBudgeted(options.Rule, 1.0, spread, judged, runs: 500, seed: 51,
             open => options.LaunchLoadSeconds(open * options.Targets.Count), options.BudgetSeconds);
         _output.WriteLine($"default run ({judged} judged cells, budget {options.BudgetSeconds:0} s), spread {spread:P0}: " +
                           $"equivalent {r.Share(r.Equivalent):P1}, not settled {r.Share(r.Unsettled):P1}, leads {r.Higher + r.Lower}, mean launches {r.MeanLaunches:0.0}");
