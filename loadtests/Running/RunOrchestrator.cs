@@ -20,15 +20,19 @@ public sealed class RunOrchestrator
 {
     private readonly RunOptions _options;
     private readonly IReadOnlyList<ILoadDriver> _drivers;
-    private readonly TargetLauncher _launcher;
+    private readonly ITargetLauncher _launcher;
     private readonly IRunProgress _progress;
+    private readonly EndpointCheck? _check;
 
-    public RunOrchestrator(RunOptions options, IReadOnlyList<ILoadDriver> drivers, TargetLauncher launcher, IRunProgress progress)
+    /// <param name="launcher">starts the targets: <see cref="TargetLauncher"/>, or a test's that starts nothing</param>
+    /// <param name="check">checks a target's endpoints before load; null: <see cref="Verification.EndpointVerifier"/> over HTTP</param>
+    public RunOrchestrator(RunOptions options, IReadOnlyList<ILoadDriver> drivers, ITargetLauncher launcher, IRunProgress progress, EndpointCheck? check = null)
     {
         _options = options;
         _drivers = drivers;
         _launcher = launcher;
         _progress = progress;
+        _check = check;
     }
 
     /// <param name="journal">where every change is appended as it happens (the run directory's journal.jsonl), or null</param>
@@ -36,7 +40,7 @@ public sealed class RunOrchestrator
     {
         var plan = new RunPlan(_options, _drivers);
         var record = RunRecord.Begin(RunSpecMapping.Start(_options, plan, _drivers, DateTimeOffset.UtcNow), journal);
-        var run = new RunContext(_options, plan, record, _launcher, _progress);
+        var run = new RunContext(_options, plan, record, _launcher, _progress, _check);
         foreach (var missing in _options.Unavailable)
         {
             _progress.Message($"{missing.Name}: not measured: {missing.UnavailableReason}");
