@@ -9,15 +9,18 @@ using Comparator.Verification;
 
 namespace Comparator.Running;
 
-/// <summary>What every part of a run shares: what was asked, the plan, the record of what was measured, and where progress goes.</summary>
-public sealed record RunContext(RunOptions Options, RunPlan Plan, RunRecord Record, TargetLauncher Launcher, IRunProgress Progress)
+/// <summary>
+/// What every part of a run shares: what was asked, the plan, the record of what was measured, where progress goes, and how
+/// targets are started and their endpoints checked (<see cref="TargetLauncher"/> and, when <c>Check</c> is null, <see cref="EndpointVerifier"/>).
+/// </summary>
+public sealed record RunContext(RunOptions Options, RunPlan Plan, RunRecord Record, ITargetLauncher Launcher, IRunProgress Progress, EndpointCheck? Check = null)
 {
     /// <summary>Whether this run places the targets and the driver itself (--server-cores); --pin is placed once by the command.</summary>
     public bool Placing => Options.ServerCores is not null;
 }
 
 /// <summary>A target that started (or was given by URL) and passed verification; a started .NET target has its counter session.</summary>
-public sealed record ActiveTarget(TargetPlan Plan, RunningTarget? Running, Uri BaseUrl, RuntimeCounterSession? Counters = null);
+public sealed record ActiveTarget(TargetPlan Plan, IStartedTarget? Running, Uri BaseUrl, RuntimeCounterSession? Counters = null);
 
 /// <summary>
 /// One launch under one allotment of cores: every target started afresh and verified (a failure is recorded
@@ -77,7 +80,7 @@ public sealed class LaunchSession : IAsyncDisposable
         var options = _run.Options;
         var started = await TargetCheck.StartAndVerifyAsync(_run.Launcher, plan.Name, plan.Definition, plan.ExternalUrl,
             new ServiceSwitches(options.ServerHeader, TcpNoDelay: options.TcpNoDelay), verify: options.Scenario is null && (_first || plan.ExternalUrl is null),
-            _run.Placing ? _allotment.ServerCpus : null, _run.Progress.Message, cancellationToken, options.Insecure);
+            _run.Placing ? _allotment.ServerCpus : null, _run.Progress.Message, cancellationToken, options.Insecure, _run.Check);
         if (started.LaunchError is string error)
         {
             Failed(plan, error);

@@ -19,18 +19,23 @@ public sealed class RunOrchestrator
 {
     private readonly RunOptions _options;
     private readonly IReadOnlyList<ILoadDriver> _drivers;
-    private readonly TargetLauncher _launcher;
+    private readonly ITargetLauncher _launcher;
     private readonly IRunProgress _progress;
     private readonly JudgeRun _judge;
+    private readonly EndpointCheck? _check;
 
+    /// <param name="launcher">starts the targets: <see cref="TargetLauncher"/>, or a test's that starts nothing</param>
     /// <param name="judge">the verdicts' rule: it decides which cells get another launch, and the verdicts the result keeps</param>
-    public RunOrchestrator(RunOptions options, IReadOnlyList<ILoadDriver> drivers, TargetLauncher launcher, IRunProgress progress, JudgeRun judge)
+    /// <param name="check">checks a target's endpoints before load; null: <see cref="Verification.EndpointVerifier"/> over HTTP</param>
+    public RunOrchestrator(RunOptions options, IReadOnlyList<ILoadDriver> drivers, ITargetLauncher launcher, IRunProgress progress, JudgeRun judge,
+        EndpointCheck? check = null)
     {
         _judge = judge;
         _options = options;
         _drivers = drivers;
         _launcher = launcher;
         _progress = progress;
+        _check = check;
     }
 
     /// <param name="journal">where every change is appended as it happens (the run directory's journal.jsonl), or null</param>
@@ -38,7 +43,7 @@ public sealed class RunOrchestrator
     {
         var plan = new RunPlan(_options, _drivers);
         var record = RunRecord.Begin(RunSpecMapping.Start(_options, plan, _drivers, DateTimeOffset.UtcNow), journal);
-        var run = new RunContext(_options, plan, record, _launcher, _progress);
+        var run = new RunContext(_options, plan, record, _launcher, _progress, _check);
         foreach (var missing in _options.Unavailable)
         {
             _progress.Message($"{missing.Name}: not measured: {missing.UnavailableReason}");

@@ -15,13 +15,16 @@ namespace Comparator.Running;
 /// <summary>A target started by the comparator (or a service given by URL) and checked.</summary>
 /// <param name="Running">the process started, or null for a service given by URL and for a target that did not start</param>
 /// <param name="LaunchError">why the target could not be started, in one line; null when it started</param>
-public sealed record CheckedTarget(string Name, RunningTarget? Running, Uri? BaseUrl, IReadOnlyList<Check> Checks, string? LaunchError) : IAsyncDisposable
+public sealed record CheckedTarget(string Name, IStartedTarget? Running, Uri? BaseUrl, IReadOnlyList<Check> Checks, string? LaunchError) : IAsyncDisposable
 {
     /// <summary>Why it is not fit to measure: it did not start, or an answer failed its check; null when it is.</summary>
     public string? Failure => LaunchError ?? TargetCheck.FailureOf(Checks.Where(c => !c.Passed).Select(c => $"{c.Endpoint}: {c.Detail}"));
 
     public ValueTask DisposeAsync() => Running?.DisposeAsync() ?? ValueTask.CompletedTask;
 }
+
+/// <summary>Checks every endpoint of the contract on the target at a URL: <see cref="EndpointVerifier"/> over HTTP, unless a test of the launch loop gives its own answers.</summary>
+public delegate Task<IReadOnlyList<Check>> EndpointCheck(string target, Uri baseUrl, CancellationToken cancellationToken, bool insecure);
 
 /// <summary>
 /// The one start-and-verify of run, calibrate, soak and verify: start a target (or take the service
@@ -36,11 +39,12 @@ public static class TargetCheck
     /// the caller stops a started one (DisposeAsync) when it is done with it, or when it failed its checks.
     /// </summary>
     /// <param name="insecure">an https target's certificate is accepted though it does not validate (--insecure)</param>
-    public static async Task<CheckedTarget> StartAndVerifyAsync(TargetLauncher? launcher, string name, TargetDefinition? definition, Uri? url,
+    /// <param name="check">how the endpoints are checked; null: <see cref="EndpointVerifier"/> over HTTP</param>
+    public static async Task<CheckedTarget> StartAndVerifyAsync(ITargetLauncher? launcher, string name, TargetDefinition? definition, Uri? url,
         ServiceSwitches switches, bool verify = true, string? cpus = null, Action<string>? starting = null, CancellationToken cancellationToken = default,
-        bool insecure = false)
+        bool insecure = false, EndpointCheck? check = null)
     {
-        RunningTarget? running = null;
+        IStartedTarget? running = null;
         try
         {
             if (url is null)
@@ -49,7 +53,7 @@ public static class TargetCheck
                 running = await launcher!.StartAsync(definition!, switches, cancellationToken, cpus);
                 url = running.BaseUrl;
             }
-            var checks = verify ? await EndpointVerifier.VerifyAsync(name, url, cancellationToken, insecure) : Array.Empty<Check>();
+            var checks = verify ? await (check ?? EndpointVerifier.VerifyAsync)(name, url, cancellationToken, insecure) : Array.Empty<Check>();
             return new CheckedTarget(name, running, url, checks, null);
         }
         catch (LaunchException e)

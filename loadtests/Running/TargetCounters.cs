@@ -13,12 +13,13 @@ public static class TargetCounters
     public const string NotOnMono = "not available: Mono 6.8 has no EventPipe and no event counters; server CPU and peak RSS come from /proc as for every target";
 
     /// <summary>What this run reads of a target's runtime: EventPipe counters on .NET, nothing of the kind on Mono.</summary>
-    public static (RuntimeCounterSession? Session, string Note) For(TargetPlan plan, RunningTarget? running)
+    public static (RuntimeCounterSession? Session, string Note) For(TargetPlan plan, IStartedTarget? running)
     {
         if (running is null) return (null, "not read: an external service's process is not the comparator's to attach to");
         if (plan.Definition!.Host != HostRuntime.DotNet)
             return (null, OperatingSystem.IsWindows() ? "not read: the .NET Framework publishes its counters through ETW and performance counters, which this comparator does not attach" : NotOnMono);
-        var session = RuntimeCounterSession.TryStart(running.ProcessId, out var whyNot);
+        if (running.ProcessId is not int pid) return (null, "not read: the target has no process to attach to");
+        var session = RuntimeCounterSession.TryStart(pid, out var whyNot);
         return (session, session is not null ? CountersOn : "not read: " + whyNot);
     }
 

@@ -118,9 +118,9 @@ public sealed class SoakRunner
             if (i % Cells.Count == Cells.Count - 1)
             {
                 soak.Passes++;
-                if (ProcessSampler.RssMb(soak.Running.ProcessId) is double passEnd) soak.PassEndsMb.Add(passEnd);
+                if (soak.RssMb() is double passEnd) soak.PassEndsMb.Add(passEnd);
                 _progress(string.Create(CultureInfo.InvariantCulture,
-                    $"soak: {clock.Elapsed.TotalSeconds,5:0} s {soak.Definition.Name}: pass {soak.Passes}, {soak.Requests} requests, {soak.Failed} failed, RSS {ProcessSampler.RssMb(soak.Running.ProcessId):0.0} MiB"));
+                    $"soak: {clock.Elapsed.TotalSeconds,5:0} s {soak.Definition.Name}: pass {soak.Passes}, {soak.Requests} requests, {soak.Failed} failed, RSS {soak.RssMb():0.0} MiB"));
             }
         }
     }
@@ -149,7 +149,7 @@ public sealed class SoakRunner
         private readonly List<RssSample> _rss = new();
         private readonly List<string> _samples = new();
 
-        public TargetSoak(TargetDefinition definition, RunningTarget? running, string? notRunReason)
+        public TargetSoak(TargetDefinition definition, IStartedTarget? running, string? notRunReason)
         {
             Definition = definition;
             Running = running;
@@ -157,7 +157,7 @@ public sealed class SoakRunner
         }
 
         public TargetDefinition Definition { get; }
-        public RunningTarget? Running { get; }
+        public IStartedTarget? Running { get; }
         public string? NotRunReason { get; set; }
         public bool ExitedDuringSoak { get; set; }
         public int Passes { get; set; }
@@ -181,8 +181,11 @@ public sealed class SoakRunner
         public void Sample(double seconds)
         {
             if (Running is null || Running.HasExited) return;
-            if (ProcessSampler.RssMb(Running.ProcessId) is double mb) lock (_rss) _rss.Add(new RssSample(Math.Round(seconds, 1), mb));
+            if (RssMb() is double mb) lock (_rss) _rss.Add(new RssSample(Math.Round(seconds, 1), mb));
         }
+
+        /// <summary>The target's resident memory now; null where it has no process to read.</summary>
+        public double? RssMb() => Running?.ProcessId is int pid ? ProcessSampler.RssMb(pid) : null;
 
         public SoakTargetResult Result()
         {

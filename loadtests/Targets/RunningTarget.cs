@@ -6,7 +6,7 @@ using System.Threading.Tasks;
 namespace Comparator.Targets;
 
 /// <summary>A target's child process, listening at BaseUrl. Dispose stops it.</summary>
-public sealed class RunningTarget : IAsyncDisposable
+public sealed class RunningTarget : IStartedTarget
 {
     /// <summary>How long a target has to stop once its stdin is closed before it gets SIGTERM (StdinStopTests hold every target to it).</summary>
     public static readonly TimeSpan InputGrace = TimeSpan.FromSeconds(1);
@@ -24,6 +24,7 @@ public sealed class RunningTarget : IAsyncDisposable
     public TargetDefinition Definition { get; }
     public Uri BaseUrl { get; }
     public int ProcessId => _process.Id;
+    int? IStartedTarget.ProcessId => ProcessId;
 
     /// <summary>What the service said it did with TCP_NODELAY (read back where its host allows), or null when it said nothing.</summary>
     public string? TcpNoDelay { get; init; }

@@ -13,7 +13,7 @@ namespace Comparator.Targets;
 /// Starts an already-built target as a child process on a free loopback port and waits for its
 /// ready line. Nothing is built at run time: a missing build is an error that says what to run.
 /// </summary>
-public sealed class TargetLauncher
+public sealed class TargetLauncher : ITargetLauncher
 {
     public static readonly TimeSpan DefaultReadyTimeout = TimeSpan.FromSeconds(30);
 
@@ -57,6 +57,9 @@ public sealed class TargetLauncher
         }
         throw new LaunchException(lastFailure);
     }
+
+    async Task<IStartedTarget> ITargetLauncher.StartAsync(TargetDefinition target, ServiceSwitches switches, CancellationToken cancellationToken, string? cpuList) =>
+        await StartAsync(target, switches, cancellationToken, cpuList);
 
     private async Task<(RunningTarget? Running, int? ExitCode, string Failure)> TryStartAsync(
         TargetDefinition target, string assembly, int port, ServiceSwitches switches, string? cpuList, CancellationToken cancellationToken)

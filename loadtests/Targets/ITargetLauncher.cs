@@ -1,0 +1,28 @@
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace Comparator.Targets;
+
+/// <summary>
+/// How a run starts its targets: <see cref="TargetLauncher"/> (a child process on loopback) in every command;
+/// a test of the launch loop passes one that starts nothing. A start that fails throws <see cref="LaunchException"/>.
+/// </summary>
+public interface ITargetLauncher
+{
+    /// <param name="cpuList">the CPUs this start runs on (an allotment of --server-cores), or null for the launcher's own</param>
+    Task<IStartedTarget> StartAsync(TargetDefinition target, ServiceSwitches switches, CancellationToken cancellationToken, string? cpuList);
+}
+
+/// <summary>A started target as a run uses it (<see cref="RunningTarget"/>: a child process); disposing it stops it.</summary>
+public interface IStartedTarget : IAsyncDisposable
+{
+    Uri BaseUrl { get; }
+
+    /// <summary>The process whose CPU, memory and runtime counters are read; null where there is none of ours to read.</summary>
+    int? ProcessId { get; }
+
+    /// <summary>What the service said it did with TCP_NODELAY, or null when it said nothing.</summary>
+    string? TcpNoDelay { get; }
+
+    bool HasExited { get; }
+}
