@@ -22,8 +22,15 @@ namespace Comparator.ListenerHosting
         public static int AfterStop(int exitCode)
         {
             if (!StopSignals.IsMono || Environment.OSVersion.Platform != PlatformID.Unix) return exitCode;
-            Console.Out.Flush();
-            Console.Error.Flush();
+            try
+            {
+                Console.Out.Flush();
+                Console.Error.Flush();
+            }
+            catch (System.IO.IOException)
+            {
+                // a reader that is gone (the comparator died): nothing to flush to
+            }
             _exit(exitCode);
             return exitCode; // not reached
         }
