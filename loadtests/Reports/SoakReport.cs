@@ -39,6 +39,9 @@ public static class SoakReport
                 $"{t.Name,-15} {t.Requests,10} {rate,8:0} {t.Failed,7} {t.Non2xx,8} {t.Errors,7} {t.Timeouts,8} {t.Passes,6}  {F(t.RssStartMb),14} {F(t.RssAfterFirstPassMb),7} {F(t.RssLateMedianMb),7} {F(t.RssEndMb),7} {F(t.RssPeakMb),7}  {t.Growth}: {t.GrowthDetail}"));
             if (t.RssAtPassEndsMb.Count > 0)
                 text.AppendLine($"{"",15} RSS MiB at each pass end: {string.Join(", ", t.RssAtPassEndsMb.Select(v => F(v)))}");
+            if (t.PastDurationSeconds is double past)
+                text.AppendLine(string.Create(CultureInfo.InvariantCulture,
+                    $"{"",15} loaded to {past:0.0} s, past the {soak.Spec.DurationSeconds:0.#} s asked, to finish the {t.Passes} passes memory growth is judged on"));
             if (t.ExitedDuringSoak) text.AppendLine($"{"",15} the target process exited during the soak");
             foreach (var sample in t.FailureSamples) text.AppendLine($"{"",15} failure: {sample}");
         }

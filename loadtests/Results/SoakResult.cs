@@ -15,7 +15,11 @@ public sealed record SoakResult(
     public const int CurrentSchemaVersion = 1;
 }
 
-/// <summary>What the soak ran: every target at once, cycling through the cells, one window per cell.</summary>
+/// <summary>
+/// What the soak ran: every target at once, cycling through the cells, one window per cell, for the
+/// duration and for MinimumPasses passes at least (null in files saved before the soak ran past the
+/// duration to finish them).
+/// </summary>
 public sealed record SoakSpec(
     double DurationSeconds,
     int Concurrency,
@@ -24,7 +28,8 @@ public sealed record SoakSpec(
     string Driver,
     string GrowthRule,
     MachineInfo Machine,
-    bool? TcpNoDelay = null);
+    bool? TcpNoDelay = null,
+    int? MinimumPasses = null);
 
 /// <summary>RSS (VmRSS) of a target at a moment of the soak, in MiB.</summary>
 public sealed record RssSample(double Seconds, double RssMb);
@@ -33,6 +38,8 @@ public sealed record RssSample(double Seconds, double RssMb);
 /// A target's soak. Failed counts every request that was not a verified success (Non2xx, Errors
 /// and Timeouts are parts of it). RSS is sampled every 5 s (Rss) and at the end of every pass over
 /// the cells (RssAtPassEndsMb), which the growth verdict ("none", "flagged", "undetermined") reads.
+/// PastDurationSeconds: when the target's load ended, where it ran past the duration to finish the
+/// passes the verdict needs (its passes were slower than planned); null when it ended with the duration.
 /// </summary>
 public sealed record SoakTargetResult(
     string Name,
@@ -57,4 +64,5 @@ public sealed record SoakTargetResult(
     double? RssEndMb,
     double? RssPeakMb,
     string Growth,
-    string GrowthDetail);
+    string GrowthDetail,
+    double? PastDurationSeconds = null);

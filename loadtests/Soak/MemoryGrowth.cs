@@ -16,11 +16,14 @@ public static class MemoryGrowth
     public const string Flagged = "flagged";
     public const string Undetermined = "undetermined";
 
+    /// <summary>Pass ends the verdict needs: the first (the baseline) and one later. The soak runs this many at least (SoakRunner).</summary>
+    public const int MinimumPasses = 2;
+
     public const double MinimumGrowthMb = 16;
     public const double MinimumGrowthFraction = 0.20;
 
     public static string Rule => string.Create(CultureInfo.InvariantCulture,
-        $"flagged when the median RSS at the ends of the later half of the passes exceeds the RSS at the end of the first pass by more than {MinimumGrowthMb:0} MiB and more than {MinimumGrowthFraction * 100:0}%; needs at least two passes");
+        $"flagged when the median RSS at the ends of the later half of the passes exceeds the RSS at the end of the first pass by more than {MinimumGrowthMb:0} MiB and more than {MinimumGrowthFraction * 100:0}%; needs at least {MinimumPasses} passes");
 
     /// <summary>A target soaked cleanly: it ran, stayed up, every request was a verified success, and memory did not grow.</summary>
     public static bool IsClean(Results.SoakTargetResult t) => t.NotRunReason is null && !t.ExitedDuringSoak && t.Failed == 0 && t.Growth != Flagged;
@@ -28,7 +31,7 @@ public static class MemoryGrowth
     /// <summary>The median of the pass ends after the first, from the middle of the soak on; null under two passes.</summary>
     public static double? LateMedian(IReadOnlyList<double> passEndsMb)
     {
-        if (passEndsMb.Count < 2) return null;
+        if (passEndsMb.Count < MinimumPasses) return null;
         var late = passEndsMb.Skip(Math.Max(1, passEndsMb.Count / 2)).OrderBy(v => v).ToArray();
         return late.Length % 2 == 1 ? late[late.Length / 2] : (late[late.Length / 2 - 1] + late[late.Length / 2]) / 2;
     }

@@ -15,6 +15,9 @@ namespace Comparator.Soak;
 /// duration, each cycling through every endpoint and standard size one window at a time, with every
 /// response verified by the in-process driver. RSS is sampled throughout. It measures staying power
 /// (errors, memory), not speed: the targets share the cores with each other and with the driver.
+/// The duration is planned, two passes are not: growth is judged on the ends of at least
+/// <see cref="MemoryGrowth.MinimumPasses"/> passes, so a target whose passes run slower than planned (a slow
+/// or shared machine) is loaded past the duration until its second pass ends, and its result says so.
 /// </summary>
 public sealed class SoakRunner
 {
@@ -40,7 +43,7 @@ public sealed class SoakRunner
     /// <summary>What every target is started with (TCP_NODELAY on unless said).</summary>
     public ServiceSwitches Switches { get; init; } = ServiceSwitches.Default;
 
-    /// <summary>One window per cell: a twentieth of the soak, at least 1 s and at most 10 s, so even a short soak makes two passes.</summary>
+    /// <summary>One window per cell: a twentieth of the soak, at least 1 s and at most 10 s, so a soak of 8 cells or fewer plans two passes or more.</summary>
     public TimeSpan Window => TimeSpan.FromSeconds(Math.Clamp(_duration.TotalSeconds / 20, 1, 10));
 
     /// <summary>time, json, and each echo endpoint at every size.</summary>
@@ -61,7 +64,7 @@ public sealed class SoakRunner
             if (ready.Count > 0 && !stop.IsCancellationRequested)
             {
                 _progress($"soak: {string.Join(", ", ready.Select(s => s.Definition.Name))} under load at once for {_duration.TotalSeconds:0} s, " +
-                          $"c={_concurrency} each, {Cells.Count} cells of {Window.TotalSeconds:0.#} s per pass");
+                          $"c={_concurrency} each, {Cells.Count} cells of {Window.TotalSeconds:0.#} s per pass, {MemoryGrowth.MinimumPasses} passes at least");
                 var clock = Stopwatch.StartNew();
                 using var sampling = CancellationTokenSource.CreateLinkedTokenSource(stop);
                 var sampler = SampleRssAsync(ready, clock, sampling.Token);
@@ -76,7 +79,7 @@ public sealed class SoakRunner
             foreach (var s in soaks) await s.DisposeAsync();
         }
         var spec = new SoakSpec(_duration.TotalSeconds, _concurrency, Window.TotalSeconds, Cells.Select(c => c.Name).ToList(),
-            _driver.Name + ": " + _driver.Description, MemoryGrowth.Rule, MachineDescription.Current(), Switches.TcpNoDelay);
+            _driver.Name + ": " + _driver.Description, MemoryGrowth.Rule, MachineDescription.Current(), Switches.TcpNoDelay, MemoryGrowth.MinimumPasses);
         return new SoakResult(SoakResult.CurrentSchemaVersion, spec, startedAt, DateTimeOffset.UtcNow, stop.IsCancellationRequested,
             soaks.Select(s => s.Result()).ToList());
     }
@@ -94,7 +97,9 @@ public sealed class SoakRunner
         for (var i = 0; !stop.IsCancellationRequested; i++)
         {
             var left = _duration - clock.Elapsed;
-            if (left <= TimeSpan.Zero) break;
+            // Past the duration only to finish the passes growth is judged on; those get whole windows.
+            var owed = soak.Passes < MemoryGrowth.MinimumPasses;
+            if (left <= TimeSpan.Zero && !owed) break;
             if (soak.Running!.HasExited)
             {
                 soak.ExitedDuringSoak = true;
@@ -107,7 +112,7 @@ public sealed class SoakRunner
             DriverWindow window;
             try
             {
-                window = await session.RunAsync(left < Window ? left : Window, stop);
+                window = await session.RunAsync(owed || left >= Window ? Window : left, stop);
             }
             catch (OperationCanceledException) when (stop.IsCancellationRequested)
             {
@@ -119,6 +124,7 @@ public sealed class SoakRunner
             {
                 soak.Passes++;
                 if (soak.RssMb() is double passEnd) soak.PassEndsMb.Add(passEnd);
+                if (owed && clock.Elapsed > _duration) soak.PastDurationSeconds = Math.Round(clock.Elapsed.TotalSeconds, 1);
                 _progress(string.Create(CultureInfo.InvariantCulture,
                     $"soak: {clock.Elapsed.TotalSeconds,5:0} s {soak.Definition.Name}: pass {soak.Passes}, {soak.Requests} requests, {soak.Failed} failed, RSS {soak.RssMb():0.0} MiB"));
             }
@@ -162,6 +168,8 @@ public sealed class SoakRunner
         public bool ExitedDuringSoak { get; set; }
         public int Passes { get; set; }
         public List<double> PassEndsMb { get; } = new();
+        /// <summary>When its load ended, where that was past the duration to finish the passes owed; null otherwise.</summary>
+        public double? PastDurationSeconds { get; set; }
         public long Requests { get; private set; }
         public long Failed { get; private set; }
         private long _non2xx, _errors, _timeouts;
@@ -198,7 +206,7 @@ public sealed class SoakRunner
             return new SoakTargetResult(Definition.Name, Definition.Stack, Definition.Runtime, Definition.Server, NotRunReason, ExitedDuringSoak,
                 Requests, Failed, _non2xx, _errors, _timeouts, _elapsed, Passes, _samples, rss, PassEndsMb.ToList(),
                 rss.Length > 0 ? rss[0].RssMb : null, PassEndsMb.Count > 0 ? PassEndsMb[0] : null, MemoryGrowth.LateMedian(PassEndsMb), end,
-                rss.Length > 0 ? rss.Max(r => r.RssMb) : null, growth, detail);
+                rss.Length > 0 ? rss.Max(r => r.RssMb) : null, growth, detail, PastDurationSeconds);
         }
 
         public async ValueTask DisposeAsync()

@@ -8,7 +8,7 @@ namespace Comparator.ListenerHosting
     /// <summary>
     /// Runs one service process the way the launcher expects, whatever hosts it: parse the service
     /// options, start, set TCP_NODELAY as asked (<see cref="ListenerSockets"/>), print what it did and the ready line, wait for stdin's end (when asked), SIGTERM, Ctrl+C or the comparator's death,
-    /// stop. Exit 0 after a clean stop, 2 for bad options, 3 when the port cannot be bound, 4 when HTTP.sys
+    /// stop, and end the process (<see cref="ProcessEnd"/>: under Mono without Mono's own shutdown). Exit 0 after a clean stop, 2 for bad options, 3 when the port cannot be bound, 4 when HTTP.sys
     /// refuses the URL (<see cref="UrlReservation"/>).
     /// </summary>
     public static class ServiceProcess
@@ -67,7 +67,7 @@ namespace Comparator.ListenerHosting
                     stopRequested.Wait();
                 service.Dispose();
             }
-            return ServiceExitCodes.Stopped;
+            return ProcessEnd.AfterStop(ServiceExitCodes.Stopped); // under Mono the process ends here, not in Mono's shutdown
         }
     }
 }

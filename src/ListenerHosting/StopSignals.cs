@@ -70,7 +70,15 @@ namespace Comparator.ListenerHosting
                     // Wake every 250 ms so a disposed watcher's thread ends; an index below the array length is a signal.
                     while (!watcher._disposed)
                     {
-                        var index = (int)waitAny.Invoke(null, new object[] { signals, 250 })!;
+                        int index;
+                        try
+                        {
+                            index = (int)waitAny.Invoke(null, new object[] { signals, 250 })!;
+                        }
+                        catch (TargetInvocationException) when (watcher._disposed)
+                        {
+                            return; // disposed between the check and the wait: WaitAny refuses a disposed UnixSignal
+                        }
                         if (index >= 0 && index < signals.Length && !watcher._disposed) { stop(); return; }
                     }
                 }) { IsBackground = true, Name = "stop signals" };

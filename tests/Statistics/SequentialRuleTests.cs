@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Linq;
 using Comparator.Statistics;
 using Xunit;
@@ -88,6 +89,50 @@ public sealed class SequentialRuleTests
 
         Assert.True(r.Share(r.Higher) >= 0.95, $"higher {r.Share(r.Higher):P2}");
         Assert.Equal(0, r.Lower);
+    }
+
+    /// <summary>
+    /// What KnownGapTests cannot assert on real processes, where settling depends on how far this machine's
+    /// launches spread: that the rule settles a twofold gap in server CPU per request (the spinning twin against
+    /// kestrel) as kestrel's lead within that run's launches and budget. Injected per-launch figures, judged
+    /// look by look as the launch loop judges them (PairVerdicts.Decide): kestrel's own figure moves 10%
+    /// from launch to launch, and the ratio 2x moves by <paramref name="spread"/> (fixed deviates, SD 1).
+    /// </summary>
+    [Theory]
+    [InlineData(0.10, 4)]
+    [InlineData(0.20, 5)]
+    public void A_twofold_cpu_gap_with_launches_ten_to_twenty_percent_apart_settles_as_the_cheaper_twins_lead(double spread, int settledAt)
+    {
+        double[] own = { -0.5, 0.8, 0.1, -1.2, 0.9, -0.3, 1.0, -0.6 }, gap = { 0.6, -1.3, 1.1, -0.4, -0.9, 1.4, -0.2, 0.7 };
+        var options = KnownGapTests.Options();
+        var rule = options.Rule;
+        var key = new Comparator.Results.CellKey("kestrel", "time", 0, 100, "socket", Rate: 2000);
+        Comparator.Results.CellResult Cell(string target, IEnumerable<double> cpuUs)
+        {
+            var repeats = cpuUs.Select((us, launch) => ResultsTests.Window(2000, serverCpu: us * 2000 / 1e6) with { Launch = launch, Round = 0 }).ToList();
+            return new(key with { Target = target }, ".NET 10", "", true, repeats, Comparator.Running.CellMeasurer.MedianRepeat(repeats), 2000, 2000, 0, 0,
+                Array.Empty<string>(), null);
+        }
+
+        Comparator.Results.CellVerdict? settled = null;
+        var launches = 0;
+        while (settled is null && launches < options.Launches)
+        {
+            launches++;
+            var kestrel = own.Take(launches).Select(w => 40 * Math.Exp(0.10 * w)).ToList();
+            var spinning = kestrel.Select((us, l) => us * 2 * Math.Exp(spread * gap[l])).ToList();
+            var verdict = Comparator.Comparing.PairVerdicts.Decide(rule, Comparator.Results.Metrics.ServerCpuUsPerRequest, "kestrel", Cell("kestrel", kestrel),
+                Cell("spinning", spinning));
+            _output.WriteLine($"{launches} launch(es): {verdict.Outcome ?? verdict.Reason} {verdict.Ratio:0.00}x ({verdict.RatioLow:0.00}x–{verdict.RatioHigh:0.00}x)");
+            if (verdict.Settled) settled = verdict;
+        }
+
+        Assert.NotNull(settled);
+        Assert.Equal(Comparator.Results.CellVerdict.Higher, settled.Outcome); // spinning/kestrel above 1: kestrel is cheaper
+        Assert.Equal("kestrel", settled.Leader);
+        Assert.Equal(settledAt, launches);
+        Assert.True(launches * options.LaunchLoadSeconds(options.CellCount) <= options.BudgetSeconds,
+            $"{launches} launches of {options.LaunchLoadSeconds(options.CellCount):0.0} s of load against a budget of {options.BudgetSeconds:0} s");
     }
 
     [Fact]
