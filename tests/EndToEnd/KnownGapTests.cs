@@ -15,11 +15,13 @@ namespace Comparator.Tests;
 
 /// <summary>
 /// The rule on real processes, with launches added until settled: kestrel, a second kestrel, and a
-/// service made costlier on purpose (the test double spins 20 µs of CPU per request, and measures about
-/// twice kestrel's server CPU per request on the time endpoint). Asserted is what no machine's noise can break: the spinning
-/// twin's server CPU per request (median over launches) measures above kestrel's, and the second
-/// kestrel's measures nearer kestrel's than the spinning twin's does; the rule never calls the known gap
-/// the wrong way round or equivalent. Not asserted here: that the rule settles the gap within the budget,
+/// service made costlier on purpose (the test double spins 60 µs of CPU per request, more than kestrel's
+/// whole server CPU per request on the time endpoint: a 20 µs spin measured only 1.33x kestrel's median in one
+/// quiet run, kestrel's launches reading 38 to 61 µs). Asserted is what no machine's noise can break: the
+/// spinning twin's server CPU per request (median over launches) measures above kestrel's; the rule never
+/// calls the known gap the wrong way round or equivalent; the second kestrel is judged on every figure.
+/// How near two instances of one service measure is not asserted of one run (the same quiet run read
+/// kestrel at 54.1 and the second kestrel at 40.5 µs): the rule's A/A rate is tested on simulated cells (LeadRuleTests). Not asserted here: that the rule settles the gap within the budget,
 /// which depends on how far this machine's launches spread (a busy machine spreads them past what 60 s
 /// settles), tested with injected figures instead (SequentialRuleTests, a twofold CPU gap); and that the
 /// second kestrel claims no lead, which the rule does not promise: it allows a false lead in up to 1% of
@@ -33,7 +35,7 @@ public sealed class KnownGapTests
 
     public KnownGapTests(ITestOutputHelper output) => _output = output;
 
-    /// <summary>The run's options: kestrel the baseline, a second kestrel, and the twin spinning 20 µs a request.</summary>
+    /// <summary>The run's options: kestrel the baseline, a second kestrel, and the twin spinning 60 µs a request.</summary>
     public static RunOptions Options()
     {
         var layout = BuildLayout.Discover();
@@ -44,7 +46,7 @@ public sealed class KnownGapTests
         }, layout);
         var spinning = new TargetDefinition("spinning", "test double", ".NET 10", "Kestrel", "MisbehavingService", "MisbehavingService.dll", HostRuntime.DotNet, null)
         {
-            VariantArguments = new[] { "spin", "20" },
+            VariantArguments = new[] { "spin", "60" },
         };
         var kestrel = TargetCatalog.Find("kestrel")!;
         return options with
@@ -138,20 +140,17 @@ public sealed class KnownGapTests
     }
 
     [Fact]
-    public async Task A_second_instance_of_the_same_service_measures_nearer_kestrel_than_the_spinning_twin()
+    public async Task A_second_instance_of_the_same_service_is_judged_on_every_figure()
     {
         var run = await RunAsync();
         var judged = run.Judged().Concat(run.JudgedAtRate()).Where(v => v.Other == "kestrel-again").ToList();
         foreach (var v in judged) _output.WriteLine($"kestrel-again {v.Metric}: {v.Said()} {v.Ratio:0.00}x ({v.RatioLow:0.00}x–{v.RatioHigh:0.00}x)");
+        foreach (var t in new[] { "kestrel", "kestrel-again", "spinning" }) _output.WriteLine($"{t}: median server CPU {CpuPerRequest(run, t):0.0} µs/request");
 
-        var kestrel = CpuPerRequest(run, "kestrel");
-        var again = CpuPerRequest(run, "kestrel-again");
-        var spinning = CpuPerRequest(run, "spinning");
-
-        Assert.NotEmpty(judged);
-        // On a log scale, either way: the twins' medians differ by what is left of launch-to-launch noise, the spinning twin's by about 2x.
-        Assert.True(Math.Abs(Math.Log(again / kestrel)) < Math.Log(spinning / kestrel),
-            $"kestrel-again {again:0.0}, kestrel {kestrel:0.0}, spinning {spinning:0.0} µs/request");
+        // Every figure the verdicts judge, at the closed loop and at the fixed rate; each with its interval or the reason it has none.
+        Assert.Equal(Metrics.VerdictFigures(fixedRate: false).Concat(Metrics.VerdictFigures(fixedRate: true)).Select(m => m.VerdictId).OrderBy(m => m),
+            judged.Select(v => v.Metric).OrderBy(m => m));
+        Assert.All(judged, v => Assert.True(v.RatioLow is not null || v.Reason is not null, $"{v.Metric}: neither an interval nor a reason"));
     }
 
     [Fact]
