@@ -134,9 +134,4 @@ public static class Metrics
 
     /// <summary>The figures `diff` judges, req/s first (its verdict on a cell leads with it).</summary>
     public static IReadOnlyList<MetricDescriptor> Gated { get; } = All.Where(m => m.Gated).ToList();
-
-    /// <summary>The descriptor a verdict's <c>metric</c> field names; null for a name this comparator does not know.</summary>
-    public static MetricDescriptor? ByVerdictId(string verdictId) => All.FirstOrDefault(m => m.VerdictId == verdictId);
-
-    public static MetricDescriptor? ById(string id) => All.FirstOrDefault(m => m.Id == id);
 }

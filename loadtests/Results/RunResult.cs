@@ -78,10 +78,6 @@ public sealed record CellVerdict(
     [System.Text.Json.Serialization.JsonIgnore]
     public bool Settled => Outcome is Higher or Lower or Equivalent || (Outcome is null && Leader is not null);
 
-    /// <summary>The figure judged.</summary>
-    [System.Text.Json.Serialization.JsonIgnore]
-    public MetricDescriptor? Figure => Metrics.ByVerdictId(Metric);
-
     public const string RequestsPerSecond = "rps";
     /// <summary>Server CPU µs per request at a fixed rate: lower leads.</summary>
     public const string ServerCpu = "server_cpu_us";
