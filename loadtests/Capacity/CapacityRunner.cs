@@ -90,7 +90,7 @@ public sealed class CapacityRunner
     {
         var run = _options.Run;
         var pid = target.Running?.ProcessId ?? target.Plan.ExternalPid;
-        var participant = new[] { (request, pid) };
+        var participant = new[] { new CellParticipant(request, pid, target.Cpu) };
         var concurrency = cell.Id.Key.Concurrency;
         var label = $"{target.Plan.Name} {cell.Label}" + (run.Launches > 1 ? $" launch {launch + 1}/{run.Launches}" : "");
         var oneWindow = new RepeatRule(1, 1, run.Repeats.Precision);

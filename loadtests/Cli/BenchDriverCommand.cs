@@ -53,7 +53,7 @@ public static class BenchDriverCommand
         options.Pin?.PinThisProcess();
         using var stop = new StopSignals("bench-driver", "stopping");
         var (report, directory) = await JournaledRun.MeasureAsync(options.OutDirectory,
-            journal => new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus), new LineProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal));
+            journal => new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, counters: CpuCounting.Resolve(options.Counters).Set), new LineProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal));
         var run = report.Run;
 
         Console.WriteLine();

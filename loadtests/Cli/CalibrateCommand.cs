@@ -44,7 +44,7 @@ public static class CalibrateCommand
         using var stop = new StopSignals("calibrate", "stopping; what was measured will be written, marked partial");
         var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
         options.Pin?.PinThisProcess();
-        var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, ports: options.Ports);
+        var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, ports: options.Ports, counters: CpuCounting.Resolve(options.Counters).Set);
         foreach (var missing in options.Unavailable) Console.WriteLine($"not calibrated: {missing.Name}: {missing.UnavailableReason}");
 
         var claimed = 0;
@@ -62,7 +62,10 @@ public static class CalibrateCommand
                 journal => new RunOrchestrator(aa, drivers, launcher, new LineProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal));
             var run = report.Run;
 
-            var verdicts = run.Judged().Concat(run.JudgedAtRate().Where(v => v.Metric == CellVerdict.ServerCpu)).ToList();
+            // Every figure judged everywhere, and the fixed-rate costs; a figure this machine could not read (no counters) is left out, and said once.
+            var verdicts = run.Judged().Concat(run.JudgedCost()).Concat(run.JudgedAtRate().Where(v => v.Metric is CellVerdict.ServerCpu or CellVerdict.Instructions))
+                .Where(v => v.Reason?.StartsWith(PairVerdicts.NoFigure, StringComparison.Ordinal) != true).ToList();
+            if (run.Spec.CpuCounters is string counters) Console.WriteLine(counters);
             Console.WriteLine();
             Console.WriteLine($"A/A {plan.Name} ({PairVerdicts.RuleOf(run.Spec).Statement}):");
             Console.Write(Table(verdicts, run).ToText());
@@ -74,6 +77,9 @@ public static class CalibrateCommand
             // A closed-loop cell without a ratio was not measured; a fixed-rate cell without one was overloaded, a finding, not a failure.
             failed |= run.Partial || run.Targets.Any(t => !t.Measured) || run.Judged().Any(v => v.Ratio is null);
             var ended = run.Spec.Sequential is SequentialSpec q ? $", {q.LaunchesRun} launch(es), {q.LoadSeconds:0} s of load, stopped at {q.Stopped}" : "";
+            foreach (var figure in verdicts.GroupBy(v => v.Metric))
+                Console.WriteLine($"{plan.Name} {Figure(figure.Key)}: {figure.Count(v => v.Leader is not null)} false lead(s), {figure.Count(v => v.Outcome == CellVerdict.Equivalent)} equivalent, " +
+                                  $"in {figure.Count()} judgment(s)");
             Console.WriteLine($"{plan.Name}: {leads} false lead(s), {same} equivalent, {verdicts.Count - leads - same} not settled or not judged, in {verdicts.Count} judgment(s){ended}; " +
                               $"results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");
             Console.WriteLine();
@@ -83,6 +89,9 @@ public static class CalibrateCommand
             : $"calibrate: {claimed} lead(s) claimed between identical services: on this machine the rule's settings claim false leads; use a larger --min-effect or --confidence");
         return claimed > 0 || failed ? ExitCodes.Failed : ExitCodes.Success;
     }
+
+    /// <summary>A verdict's figure as the tables name it ("req/s", "instructions/req").</summary>
+    private static string Figure(string metric) => Metrics.All.FirstOrDefault(m => m.VerdictId == metric)?.Label ?? metric;
 
     /// <summary>Per cell: the A/A ratio, its interval, and whether a lead would have been claimed; with the cores of each under several allotments.</summary>
     private static TextTable Table(IReadOnlyList<CellVerdict> verdicts, RunResult run)
@@ -97,7 +106,7 @@ public static class CalibrateCommand
             }.Concat(cores ? new[] { CoreParts.Short(run.Spec, run.Spec.Cores!.First(c => c.Label == v.Cores)) } : Array.Empty<string>())
             .Concat(new[]
             {
-                v.Metric == CellVerdict.RequestsPerSecond ? "req/s" : string.Create(CultureInfo.InvariantCulture, $"cpu @{v.Rate:0}/s"),
+                Figure(v.Metric) + (v.Rate is double rate ? string.Create(CultureInfo.InvariantCulture, $" @{rate:0}/s") : ""),
                 v.Ratio is double r ? Format.Ratio(r) : "n/a",
                 v.RatioLow is double l && v.RatioHigh is double h ? $"{Format.Ratio(l)}–{Format.Ratio(h)}" : "none",
                 v.EquivalenceLow is double el && v.EquivalenceHigh is double eh ? $"{Format.Ratio(el)}–{Format.Ratio(eh)}" : "none",

@@ -112,7 +112,7 @@ public static class CapacityCommand
         progress.Message($"capacity: {run.CellCount} cell(s) x {run.Targets.Count} target(s) x {run.Launches} launch(es), objectives {string.Join(", ", options.ObjectiveTexts)}, " +
                          $"precision {options.Precision * 100:0.#}%, steps of {options.StepWarmup.TotalSeconds:0.#} + {options.Step.TotalSeconds:0.#} s");
         var directory = OutputFiles.CreateNewDirectory(run.OutDirectory, "capacity-", DateTimeOffset.UtcNow);
-        var result = await new CapacityRunner(options, driver, new TargetLauncher(layout, cpuList: run.Pin?.ServerCpus, ports: run.Ports), progress).RunAsync(stop.Token);
+        var result = await new CapacityRunner(options, driver, new TargetLauncher(layout, cpuList: run.Pin?.ServerCpus, ports: run.Ports, counters: CpuCounting.Resolve(run.Counters).Set), progress).RunAsync(stop.Token);
         CapacityReport.WriteInto(result, directory);
 
         Console.WriteLine();

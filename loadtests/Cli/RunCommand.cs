@@ -77,6 +77,10 @@ public static class RunCommand
             CommandLine.Ports(),
             CommandLine.One("--tcp-nodelay", "on|off", "TCP_NODELAY on every target's sockets: on sends each answer without Nagle's delay, as Kestrel does by default; " +
                 "off leaves each host's stock setting (the HttpListener targets then hold a chunked answer's end for the client's delayed ACK). Default: on."),
+            CommandLine.One("--counters", "on|off", "Count each target's instructions, cycles, branch and cache misses per request with the CPU's own counters " +
+                "(Linux perf_event_open, every thread); where the machine has none, one line says why and the run goes on. Default: on."),
+            CommandLine.One("--steady-bound", "DURATION", "How much longer a .NET target's warm-up may go on while its runtime still compiles (tiered JIT); " +
+                "a window measured before it stopped is marked. 0 turns the wait off. Default: 20s."),
             CommandLine.One("--compare-to", "BASE.json", "After the run, diff it against this saved results.json; exit 1 on a regression, 3 when it cannot judge (as diff)."),
             CommandLine.One("--threshold", "PERCENT", "The change --compare-to counts as a regression. Default: the runs' recorded minimum effect; given, a side with one launch is gated on medians."),
             CommandLine.Flag("--crank", "Also print the results for crank's agent, when the comparator runs as crank's load job (crank/comparator.yml): " +
@@ -106,7 +110,7 @@ public static class RunCommand
         if (options.Rule.Design is Statistics.SequentialDesign first && options.BudgetSeconds < first.FirstLook * options.LaunchLoadSeconds(options.CellCount))
             progress.Message($"run: warning: --budget {options.BudgetSeconds:0}s buys fewer than {first.FirstLook} launches of every cell " +
                              $"({options.LaunchLoadSeconds(options.CellCount):0} s each), and the rule first judges at {first.FirstLook}: no cell will be settled");
-        var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, ports: options.Ports);
+        var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, ports: options.Ports, counters: CpuCounting.Resolve(options.Counters).Set);
         var (report, directory) = await JournaledRun.MeasureAsync(options.OutDirectory, journal =>
         {
             Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p, Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal);

@@ -94,7 +94,9 @@ public static class RunOptionsParser
             Optional(a, "--compare-to"), Optional(a, "--threshold") is string threshold ? Percent("run", "--threshold", threshold, 0, 100, example: "5%") : null, a.OnOff("--server-header"), firstWarmup, launches, rule,
             a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget, ServerCores(a.Value("--server-cores"), a.Value("--pin"), targets),
             Insecure: a.Defines("--insecure") && a.Flag("--insecure"), Ports: a.Defines("--ports") ? a.Ports() : null,
-            Crank: a.Defines("--crank") && a.Flag("--crank"));
+            Crank: a.Defines("--crank") && a.Flag("--crank"),
+            Counters: !a.Defines("--counters") || a.OnOff("--counters", absent: true),
+            SteadyBound: a.Defines("--steady-bound") && a.Value("--steady-bound") is string steady ? Duration("--steady-bound", steady, allowZero: true) : null);
         return design is null ? options : WithHorizonOfTheBudget(options, design);
     }
 

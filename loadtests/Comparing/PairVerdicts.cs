@@ -11,16 +11,26 @@ namespace Comparator.Comparing;
 /// </summary>
 public static class PairVerdicts
 {
-    /// <summary>The run's stored verdicts, or, for a result built in memory without them, the rule's judgement now.</summary>
-    public static IReadOnlyList<CellVerdict> Judged(this RunResult run) => (run.Verdicts ?? Build(run)).Where(v => v.Rate is null).ToList();
+    /// <summary>Every verdict of the run: stored, or, for a result built in memory without them, the rule's judgement now.</summary>
+    public static IReadOnlyList<CellVerdict> AllJudged(this RunResult run) => run.Verdicts ?? Build(run);
+
+    /// <summary>The decisions on throughput: req/s in the closed loop, higher leading (the curves, crossovers and the table read these).</summary>
+    public static IReadOnlyList<CellVerdict> Judged(this RunResult run) =>
+        run.AllJudged().Where(v => v.Rate is null && v.Metric == CellVerdict.RequestsPerSecond).ToList();
+
+    /// <summary>The decisions on cost in the closed loop: instructions per request, lower leading.</summary>
+    public static IReadOnlyList<CellVerdict> JudgedCost(this RunResult run) =>
+        run.AllJudged().Where(v => v.Rate is null && v.Metric != CellVerdict.RequestsPerSecond).ToList();
 
     /// <summary>The decisions on the fixed-rate cells: server CPU and p99 at the same asked rate, lower leading.</summary>
-    public static IReadOnlyList<CellVerdict> JudgedAtRate(this RunResult run) => (run.Verdicts ?? Build(run)).Where(v => v.Rate is not null).ToList();
+    public static IReadOnlyList<CellVerdict> JudgedAtRate(this RunResult run) => run.AllJudged().Where(v => v.Rate is not null).ToList();
 
     /// <summary>The reason of a figure the rule could not settle (its interval says what cannot be ruled out).</summary>
     public const string NotSettled = "not settled";
     /// <summary>The reason of a figure the rule found equivalent (within the margin).</summary>
     public const string Equivalent = "equivalent";
+    /// <summary>The start of the reason of a figure one side did not have (the CPU's counters not read, a process not ours): no comparison, and no fault of the run.</summary>
+    public const string NoFigure = "no figure";
 
     /// <summary>The flags that say a cell was paced by something other than the framework's work, and what set the pace.</summary>
     public static readonly (string Flag, string Meaning)[] PacedBy =
@@ -58,11 +68,15 @@ public static class PairVerdicts
             {
                 var a = cells.FirstOrDefault(c => c.Key == b.Key with { Target = baseline });
                 foreach (var metric in Metrics.VerdictFigures(fixedRate))
-                    verdicts.Add(Decide(rule, metric, baseline, a, b));
+                    if (!metric.WhereRead || Read(metric, a) || Read(metric, b))
+                        verdicts.Add(Decide(rule, metric, baseline, a, b));
             }
         }
         return verdicts;
     }
+
+    /// <summary>Whether any window of a cell has the figure.</summary>
+    private static bool Read(MetricDescriptor metric, CellResult? cell) => cell?.Repeats.Any(m => metric.Of(m) is not null) == true;
 
     /// <summary>
     /// One figure of one compared cell: the interval of other/baseline and who leads by the rule. A side
@@ -95,6 +109,8 @@ public static class PairVerdicts
             if (failed.Count > 0)
                 return Verdict(null, string.Join("; ", failed.Select(x => $"failed requests on {x.Name} ({x.Cell!.FailedTotal.ToString(CultureInfo.InvariantCulture)})")));
         }
+        var absent = sides.Where(x => metric.Of(x.Cell!.Summary!) is null).Select(x => x.Name).ToList();
+        if (absent.Count > 0) return Verdict(null, $"{NoFigure}: {metric.Label} not read on {(absent.Count == 2 ? "either side" : absent[0])}");
         var median = metric.Of(a!.Summary!) is double va && va > 0 && metric.Of(b.Summary!) is double vb ? vb / va : (double?)null;
         // A cell paced by a wait or a starved pool measures the wait: whatever the interval, it names no leader.
         if (!fixedRate)

@@ -36,9 +36,16 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
     /// <summary>Some cell has fewer than two launches on a side: no interval, so no judgment either way.</summary>
     public bool CannotJudge => Cells.Any(c => c.OneLaunch);
 
-    /// <summary>Cells whose req/s the rule settled neither way nor as equivalent (or could not judge): too little evidence for a gate.</summary>
+    /// <summary>
+    /// Cells whose lead figure the rule settled neither way nor as equivalent (or could not judge): too little evidence
+    /// for a gate. The lead figure is instructions per request where both sides counted them, else req/s.
+    /// </summary>
     public IReadOnlyList<CellDiff> Unsettled => Cells.Where(c => c.Verdict != Regression && c.Verdict != Improvement &&
-        c.Changes[0] is var rps && !(rps.IsEquivalent || rps.IsImprovement || rps.IsRegression)).ToList();
+        Lead(c) is var lead && !(lead.IsEquivalent || lead.IsImprovement || lead.IsRegression)).ToList();
+
+    /// <summary>A cell's lead figure: instructions per request where both sides have an interval of them, else req/s (the first gated figure).</summary>
+    public static Comparison Lead(CellDiff cell) =>
+        cell.Changes.FirstOrDefault(x => x.Metric == Metrics.LeadCost && x.Interval is not null) ?? cell.Changes[0];
 
     /// <summary>Two runs: cells matched by target, endpoint, size, concurrency and driver; the rule is Welch's t, one look.</summary>
     public static RunDiff BetweenRuns(RunResult baseRun, RunResult newRun, double threshold, string baseLabel, string newLabel,

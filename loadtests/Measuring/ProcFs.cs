@@ -56,6 +56,20 @@ public static class ProcFs
         }
     }
 
+    /// <summary>Steal seconds of every core so far: /proc/stat's first line, its eighth field.</summary>
+    public static double? StealSeconds()
+    {
+        try
+        {
+            var fields = File.ReadLines("/proc/stat").First().Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            return fields[0] == "cpu" && fields.Length > 8 ? long.Parse(fields[8], CultureInfo.InvariantCulture) / TicksPerSecond : null;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidOperationException)
+        {
+            return null;
+        }
+    }
+
     /// <summary>Peak resident set size (VmHWM) in MiB.</summary>
     public static double? PeakRssMb(int pid) => StatusMb(pid, "VmHWM:");
 

@@ -55,6 +55,9 @@ public static class ProcessSampler
         : OperatingSystem.IsWindows() ? WindowsSystemTimes.BusySeconds()
         : null;
 
+    /// <summary>Seconds the hypervisor gave this machine's cores to other guests so far (/proc/stat's steal), Linux only; null elsewhere.</summary>
+    public static double? StealSeconds() => OperatingSystem.IsLinux() ? ProcFs.StealSeconds() : null;
+
     /// <summary>
     /// Context switches so far of every thread of the process (voluntary, involuntary), its thread count
     /// and the CPUs it may run on; Linux only (/proc/PID/task/*/status): the Process API has no switch

@@ -118,6 +118,8 @@ public sealed class RuntimeCounterSession : IAsyncDisposable
         double Total(string name) => Of(name).Sum(s => s.Value);
         double Rate(string name) => Of(name) is { Count: > 0 } l && l.Sum(s => s.IntervalSeconds) is var secs && secs > 0 ? l.Sum(s => s.Value) / secs : 0;
         var gc = Of("time-in-gc");
+        var jitted = Of("methods-jitted-count");
+        var jittedBefore = before.Where(s => s.Name == "methods-jitted-count").OrderBy(s => s.At).LastOrDefault() is { Name: not null } jb ? jb.Value : (double?)null;
         return new RuntimeCounters(
             threads.Count,
             startThreads,
@@ -131,7 +133,22 @@ public sealed class RuntimeCounterSession : IAsyncDisposable
             Total("gen-2-gc-count"),
             gc.Count > 0 ? gc.Average(s => s.Value) : 0,
             Rate("alloc-rate"),
-            Rate("monitor-lock-contention-count"));
+            Rate("monitor-lock-contention-count"),
+            Of("time-in-jit").Count > 0 ? Rate("time-in-jit") : null,
+            jitted.Count > 0 ? jitted[^1].Value - (jittedBefore ?? jitted[0].Value) : null);
+    }
+
+    /// <summary>
+    /// Milliseconds of JIT compilation per second over the samples that fall between two instants, once they
+    /// have arrived (the warm-up's question: has the runtime stopped compiling?); null when none fell there.
+    /// </summary>
+    public async Task<double?> JitMsPerSecondAsync(DateTimeOffset start, DateTimeOffset end, CancellationToken cancellationToken)
+    {
+        await WaitForSamplesAsync(end, cancellationToken);
+        List<Sample> inside;
+        lock (_gate) inside = _samples.Where(s => s.Name == "time-in-jit" && s.At > start + HalfInterval && s.At <= end + HalfInterval).ToList();
+        var seconds = inside.Sum(s => s.IntervalSeconds);
+        return seconds > 0 ? inside.Sum(s => s.Value) / seconds : null;
     }
 
     public async ValueTask DisposeAsync()

@@ -25,7 +25,7 @@ public static class ForestChart
 
     /// <summary>The judged rows, in the verdict's order (req/s first, then the fixed-rate costs); only verdicts with an interval.</summary>
     public static IReadOnlyList<CellVerdict> Rows(RunResult run) =>
-        run.Judged().Concat(run.JudgedAtRate()).Where(v => v.RatioLow is > 0 && v.RatioHigh is > 0 && v.Ratio is > 0).ToList();
+        run.Judged().Concat(run.JudgedCost()).Concat(run.JudgedAtRate()).Where(v => v.RatioLow is > 0 && v.RatioHigh is > 0 && v.Ratio is > 0).ToList();
 
     /// <summary>"req/s echo-post 4KB", "cpu echo-post 4KB @2000/s": what a row judged (pair added when the run has several).</summary>
     public static string Label(RunResult run, CellVerdict v, bool pairs)
@@ -34,6 +34,8 @@ public static class ForestChart
         {
             CellVerdict.RequestsPerSecond => "req/s",
             CellVerdict.ServerCpu => "cpu",
+            CellVerdict.Instructions => "instr",
+            CellVerdict.Cycles => "cycles",
             CellVerdict.P90 => "p90",
             CellVerdict.P99 => "p99",
             _ => v.Metric,

@@ -26,7 +26,8 @@ public sealed record VerdictLine(VerdictLineKind Kind, string Text, TextTable? T
 public static partial class Verdict
 {
     /// <summary>The flags that limit what a figure can say: named on its line, and explained among the cautions (<see cref="CellFlags.Meanings"/>).</summary>
-    private static readonly string[] Limits = { CellFlags.ClientBound, CellFlags.MachineBound, CellFlags.Noisy, CellFlags.WaitBound, CellFlags.Starved, CellFlags.Contended };
+    private static readonly string[] Limits = { CellFlags.ClientBound, CellFlags.MachineBound, CellFlags.Noisy, CellFlags.WaitBound, CellFlags.Starved, CellFlags.Contended,
+        CellFlags.Stolen, CellFlags.Compiling };
 
     /// <summary>
     /// The verdict of a run; a run under several allotments of cores (--server-cores) gives how the
@@ -53,6 +54,7 @@ public static partial class Verdict
         var baseInfo = run.Targets.FirstOrDefault(t => t.Name == baseline);
         var crossovers = Crossovers.Find(run);
         var verdicts = run.Judged();
+        var costs = run.JudgedCost();
         var rule = PairVerdicts.RuleOf(run.Spec);
         var endpoints = run.Spec.Endpoints.Concat(cells.Select(c => c.Key.Endpoint)).Distinct().ToList();
         var concurrencies = cells.Select(c => c.Key.Concurrency).Distinct().OrderBy(c => c).ToList();
@@ -83,7 +85,7 @@ public static partial class Verdict
                 if (halfWidths.Count > 0)
                     lines.Add(new(VerdictLineKind.Note, $"Noise floor of this run: the intervals reach ±{Format.Percent(Math.Round(halfWidths[0], 3))} " +
                         $"to ±{Format.Percent(Math.Round(halfWidths[^1], 3))} around their ratio; a smaller gap than a cell's own is not resolved there."));
-                if (Family(run, pairVerdicts.Concat(run.JudgedAtRate().Where(v => v.Baseline == baseline && v.Other == other)).ToList()) is string family)
+                if (Family(run, pairVerdicts.Concat(costs.Where(v => v.Baseline == baseline && v.Other == other)).Concat(run.JudgedAtRate().Where(v => v.Baseline == baseline && v.Other == other)).ToList()) is string family)
                     lines.Add(new(VerdictLineKind.Note, family));
                 lines.Add(new(VerdictLineKind.Table, "", Table(pairVerdicts, cells)));
                 foreach (var endpoint in endpoints)
@@ -94,7 +96,9 @@ public static partial class Verdict
                     var label = endpoint + (concurrencies.Count > 1 ? $" c={conc}" : "");
                     var sizes = group.Select(c => (c.Key.SizeBytes, c.SizeLabel)).Distinct().OrderBy(s => s.SizeBytes).ToList();
                     string SizeText(CellResult? a, CellResult? b) => Compare(baseline, a, other, b,
-                        pairVerdicts.FirstOrDefault(v => v.Endpoint == endpoint && v.Concurrency == conc && v.SizeBytes == (b ?? a)?.Key.SizeBytes));
+                        pairVerdicts.FirstOrDefault(v => v.Endpoint == endpoint && v.Concurrency == conc && v.SizeBytes == (b ?? a)?.Key.SizeBytes),
+                        costs.FirstOrDefault(v => v.Metric == CellVerdict.Instructions && v.Baseline == baseline && v.Other == other && v.Endpoint == endpoint &&
+                                                  v.Concurrency == conc && v.SizeBytes == (b ?? a)?.Key.SizeBytes));
                     CellResult? Cell(string t, long size) => group.FirstOrDefault(c => c.Key.Target == t && c.Key.SizeBytes == size);
                     if (sizes.Count == 1)
                     {
@@ -133,7 +137,7 @@ public static partial class Verdict
         var groups = rated.GroupBy(c => c.Key with { Target = CellKey.AnyTarget }).Where(g => g.Any(c => c.Key.Target == other)).ToList();
         if (groups.Count == 0) yield break;
         yield return new(VerdictLineKind.Note, $"At a fixed rate (open model: requests sent at a constant rate whatever the server does, latency from each request's intended send time), " +
-                                               $"{other} vs {baseline}; server CPU and p90 are judged by the same interval rule, the lower leading (p99 and p99.9 are reported, not judged: a window holds too few requests above them).");
+                                               $"{other} vs {baseline}; instructions (where counted), server CPU, cycles and p90 are judged by the same interval rule, the lower leading (p99 and p99.9 are reported, not judged: a window holds too few requests above them).");
         foreach (var g in groups)
         {
             var a = g.FirstOrDefault(c => c.Key.Target == baseline)?.Summary;
@@ -150,7 +154,10 @@ public static partial class Verdict
             }
             double? Cores(Measurement m) => m.ServerCpuSeconds is double s && m.ElapsedSeconds > 0 ? s / m.ElapsedSeconds : null;
             yield return new(VerdictLineKind.Endpoint,
-                $"{at}: achieved {N(b.RequestsPerSecond, "0")} vs {N(a.RequestsPerSecond, "0")} req/s; server CPU {N(b.ServerCpuUsPerRequest, "0.0")} vs {N(a.ServerCpuUsPerRequest, "0.0")} µs/req, " +
+                $"{at}: achieved {N(b.RequestsPerSecond, "0")} vs {N(a.RequestsPerSecond, "0")} req/s; " +
+                (Metrics.InstructionsPerRequest.Of(a) is not null || Metrics.InstructionsPerRequest.Of(b) is not null
+                    ? $"instructions {CostLine.Count(Metrics.InstructionsPerRequest.Of(b))} vs {CostLine.Count(Metrics.InstructionsPerRequest.Of(a))}/req: {Judged(CellVerdict.Instructions)}; " : "") +
+                $"server CPU {N(b.ServerCpuUsPerRequest, "0.0")} vs {N(a.ServerCpuUsPerRequest, "0.0")} µs/req, " +
                 $"{N(Cores(b), "0.00")} vs {N(Cores(a), "0.00")} cores: {Judged(CellVerdict.ServerCpu)}; " +
                 $"latency p50 {Ms(b.LatencyP50Ms)} vs {Ms(a.LatencyP50Ms)}, p90 {Ms(b.LatencyP90Ms)} vs {Ms(a.LatencyP90Ms)}, p99 {Ms(b.LatencyP99Ms)} vs {Ms(a.LatencyP99Ms)}" +
                 (b.LatencyP999Ms is double b9 && a.LatencyP999Ms is double a9 ? $", p99.9 {Ms(b9)} vs {Ms(a9)}" : "") + $" ms: p90 {Judged(CellVerdict.P90)}" +
@@ -165,7 +172,7 @@ public static partial class Verdict
     }
 
     /// <summary>One size of a pair: the lead with its interval, or the noise with its interval, or why no verdict; then the costs and the flags.</summary>
-    public static string Compare(string baseline, CellResult? a, string other, CellResult? b, CellVerdict? verdict)
+    public static string Compare(string baseline, CellResult? a, string other, CellResult? b, CellVerdict? verdict, CellVerdict? instructions = null)
     {
         if (a?.Summary is null || b?.Summary is null || a.FailedTotal > 0 || b.FailedTotal > 0 || verdict is null)
             return (verdict?.Reason ?? "not compared") + ": no verdict";
@@ -174,6 +181,7 @@ public static partial class Verdict
         var rb = b.Summary.RequestsPerSecond;
         var figures = $"{N(rb, "0")} vs {N(ra, "0")} req/s";
         var text = new StringBuilder(Lead(verdict, figures));
+        if (CostLine.Instructions(instructions, a.Summary, b.Summary) is string counted) text.Append("; ").Append(counted);
         var ca = a.Summary.ServerCpuUsPerRequest;
         var cb = b.Summary.ServerCpuUsPerRequest;
         text.Append(ca is double x && cb is double y ? $"; server CPU {N(y, "0.0")} vs {N(x, "0.0")} µs/req ({(x > 0 ? X(y / x) : "n/a")})" : "; server CPU n/a");
@@ -184,6 +192,7 @@ public static partial class Verdict
         var flags = Limits.Select(f => (f, onA: a.Flags.Contains(f), onB: b.Flags.Contains(f)))
             .Where(f => f.onA || f.onB).Select(f => $"{f.f}: {(f.onA && f.onB ? "both" : f.onA ? baseline : other)}").ToList();
         if (flags.Count > 0) text.Append(" [").Append(string.Join("; ", flags)).Append(']');
+        if (CostLine.Disagreement(verdict, instructions, baseline, a.Summary, other, b.Summary) is string opposite) text.Append(". ").Append(opposite);
         return text.ToString();
     }
 

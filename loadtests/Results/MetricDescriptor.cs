@@ -30,6 +30,7 @@ public enum JudgedAt { Never = 0, ClosedLoop = 1, FixedRate = 2, Everywhere = Cl
 /// <param name="Verdicts">the cells where a verdict between two targets judges it</param>
 /// <param name="Gated">whether `diff` and `run --compare-to` judge it between two runs or two targets</param>
 /// <param name="Written">whether a derived figure is written into results.json beside the stored ones (readers of older files expect it)</param>
+/// <param name="WhereRead">judged only where some side has it: a machine whose source gives none of it (no PMU) gets no verdict of it, not one "no figure" per cell</param>
 public sealed record MetricDescriptor(
     string Id,
     string Label,
@@ -42,7 +43,8 @@ public sealed record MetricDescriptor(
     string? VerdictId = null,
     JudgedAt Verdicts = JudgedAt.Never,
     bool Gated = false,
-    bool Written = true)
+    bool Written = true,
+    bool WhereRead = false)
 {
     /// <summary>How a derived or grouped figure is read from a window; stored figures are read from <see cref="Measurement.Figures"/>.</summary>
     internal Func<Measurement, double?>? Compute { get; init; }

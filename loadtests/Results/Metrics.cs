@@ -13,6 +13,8 @@ public static class Metrics
     private const string Machine = "the machine's busy time over the window (/proc/stat; GetSystemTimes on Windows)";
     private const string Procfs = "the server's threads (/proc/PID/task/*/status), Linux only";
     private const string EventPipe = "the .NET runtime's counters (EventPipe), .NET targets only";
+    private const string Pmu = "the CPU's counters of the server process, every thread, inherited by threads it starts (perf_event_open), Linux with a PMU";
+    private const string Steal = "the hypervisor's steal time over the window (/proc/stat)";
 
     private static MetricDescriptor Stored(string id, string label, string unit, Better better, string source, string description, string? column = null) =>
         new(id, label, unit, better, MetricStorage.Stored, source, description, column);
@@ -67,6 +69,18 @@ public static class Metrics
     public static readonly MetricDescriptor TlsHandshakes = Stored("tlsHandshakes", "TLS handshakes", "", Better.Neither, Driver,
         "https targets: TLS handshakes in the window, one per connection opened (the byte columns then count TLS records); empty over plain HTTP", "tls_handshakes");
 
+    // The CPU's own counters (every thread of the server, counted from its first instruction) and the hypervisor.
+    public static readonly MetricDescriptor InstructionsUser = Stored("instructionsUser", "user instructions", "", Better.Lower, Pmu,
+        "instructions the server retired in user mode over the window");
+    public static readonly MetricDescriptor InstructionsKernel = Stored("instructionsKernel", "kernel instructions", "", Better.Lower, Pmu,
+        "instructions retired in kernel mode on the server's behalf (its system calls, its sockets' work on its threads) over the window");
+    public static readonly MetricDescriptor Cycles = Stored("cycles", "cycles", "", Better.Lower, Pmu, "CPU cycles of the server's threads, user and kernel, over the window");
+    public static readonly MetricDescriptor BranchMisses = Stored("branchMisses", "branch misses", "", Better.Lower, Pmu, "mispredicted branches of the server's threads over the window");
+    public static readonly MetricDescriptor CacheMisses = Stored("cacheMisses", "cache misses", "", Better.Lower, Pmu,
+        "last-level cache misses of the server's threads over the window (where the PMU counts them)");
+    public static readonly MetricDescriptor StealSeconds = Stored("stealSeconds", "steal s", "s", Better.Neither, Steal,
+        "CPU time the hypervisor gave to other guests while this machine's cores wanted to run, over the window");
+
     // Derived from the stored figures.
     public static readonly MetricDescriptor OtherCores = Derived("otherCores", "other cores", "cores", Better.Neither, Machine,
         "CPU seconds per second used by processes other than the server and the driver (another tenant, a build, the kernel's threads)",
@@ -80,6 +94,32 @@ public static class Metrics
             "server process CPU (user+system) over the window / successful requests",
             m => m.ServerCpuSeconds is double s && m.Succeeded > 0 ? s * 1e6 / m.Succeeded : null, "server_cpu_us_per_request")
         with { VerdictId = "server_cpu_us", Verdicts = JudgedAt.FixedRate, Gated = true };
+    public static readonly MetricDescriptor InstructionsPerRequest = Derived("instructionsPerRequest", "instructions/req", "", Better.Lower, Pmu,
+            "instructions the server retired per successful request, user and kernel mode: the work a request takes, whatever else the machine did",
+            m => m.Figures.TryGetValue(InstructionsUser.Id, out var u) && m.Figures.TryGetValue(InstructionsKernel.Id, out var k) && m.Succeeded > 0 ? (u + k) / m.Succeeded : null,
+            "instructions_per_request")
+        with { VerdictId = "instructions", Verdicts = JudgedAt.Everywhere, Gated = true, WhereRead = true };
+    public static readonly MetricDescriptor UserInstructionsPerRequest = Derived("userInstructionsPerRequest", "user instr/req", "", Better.Lower, Pmu,
+        "user-mode instructions per successful request: the runtime's, the framework's and the service's own code",
+        m => PerRequest(m, InstructionsUser), "user_instructions_per_request");
+    public static readonly MetricDescriptor KernelInstructionsPerRequest = Derived("kernelInstructionsPerRequest", "kernel instr/req", "", Better.Lower, Pmu,
+        "kernel-mode instructions per successful request: system calls, the sockets' work, page faults",
+        m => PerRequest(m, InstructionsKernel), "kernel_instructions_per_request");
+    public static readonly MetricDescriptor CyclesPerRequest = Derived("cyclesPerRequest", "cycles/req", "", Better.Lower, Pmu,
+            "CPU cycles of the server per successful request: the time its work took on a core, in the core's own clock",
+            m => PerRequest(m, Cycles), "cycles_per_request")
+        with { VerdictId = "cycles", Verdicts = JudgedAt.FixedRate, WhereRead = true };
+    public static readonly MetricDescriptor InstructionsPerCycle = Derived("instructionsPerCycle", "IPC", "", Better.Neither, Pmu,
+        "instructions per cycle, user and kernel: the same work at a lower IPC waited more on memory, branches or another thread on the core",
+        m => m.Figures.TryGetValue(Cycles.Id, out var c) && c > 0 && m.Figures.TryGetValue(InstructionsUser.Id, out var u) && m.Figures.TryGetValue(InstructionsKernel.Id, out var k) ? (u + k) / c : null,
+        "ipc");
+    public static readonly MetricDescriptor BranchMissesPerRequest = Derived("branchMissesPerRequest", "branch misses/req", "", Better.Lower, Pmu,
+        "mispredicted branches per successful request", m => PerRequest(m, BranchMisses), "branch_misses_per_request");
+    public static readonly MetricDescriptor CacheMissesPerRequest = Derived("cacheMissesPerRequest", "cache misses/req", "", Better.Lower, Pmu,
+        "last-level cache misses per successful request", m => PerRequest(m, CacheMisses), "cache_misses_per_request");
+    public static readonly MetricDescriptor StolenCores = Derived("stolenCores", "stolen cores", "cores", Better.Neither, Steal,
+        "cores' worth of CPU the hypervisor took from this machine over the window (steal time per second)",
+        m => m.Figures.TryGetValue(StealSeconds.Id, out var s) && m.ElapsedSeconds > 0 ? s / m.ElapsedSeconds : null, "stolen_cores");
     public static readonly MetricDescriptor TimePerRequestAcrossMs = Derived("timePerRequestAcrossMs", "ms/req across", "ms", Better.Lower, Driver,
         "ab: Time per request (mean, across all concurrent requests): elapsed / requests",
         m => m.Succeeded > 0 ? m.ElapsedSeconds * 1000 / m.Succeeded : 0);
@@ -90,6 +130,9 @@ public static class Metrics
     public static readonly MetricDescriptor BytesPerRequest = Derived("bytesPerRequest", "bytes/req", "B", Better.Lower, Driver, "wire bytes received per request",
             m => m.Requests > 0 ? (double)m.BytesReceived / m.Requests : null, "bytes_received_per_request", written: false)
         with { Gated = true };
+
+    private static double? PerRequest(Measurement m, MetricDescriptor count) =>
+        m.Figures.TryGetValue(count.Id, out var v) && m.Succeeded > 0 ? v / m.Succeeded : null;
 
     // Grouped: written whole by their source (thread activity from /proc, runtime counters from EventPipe).
     public static readonly MetricDescriptor VoluntarySwitches = Grouped("voluntarySwitches", "voluntary switches", "", Better.Lower, Procfs,
@@ -104,6 +147,8 @@ public static class Metrics
         ".NET targets: work items waiting for a pool thread, median sample", m => m.Counters?.ThreadPoolQueueLengthMedian, "threadpool_queue");
     public static readonly MetricDescriptor TimeInGcPercent = Grouped("timeInGcPercent", "time in GC %", "%", Better.Lower, EventPipe,
         ".NET targets: time in GC, mean sample", m => m.Counters?.TimeInGcPercent, "time_in_gc_pct");
+    public static readonly MetricDescriptor JitMsPerSecond = Grouped("jitMsPerSecond", "JIT ms/s", "ms/s", Better.Lower, EventPipe,
+        ".NET targets: time the runtime spent compiling methods, per second of the window (a steady process compiles nothing)", m => m.Counters?.JitMsPerSecond, "jit_ms_per_s");
     public static readonly MetricDescriptor AllocatedMbPerSecond = Grouped("allocatedMbPerSecond", "alloc MiB/s", "MiB/s", Better.Lower, EventPipe,
         ".NET targets: bytes allocated per second", m => m.Counters is { } k ? k.AllocatedBytesPerSecond / (1024 * 1024) : null, "alloc_mb_per_s");
 
@@ -117,16 +162,24 @@ public static class Metrics
         Requests, Failed, Non2xx, Errors, Timeouts, ElapsedSeconds, RequestsPerSecond, LatencyMeanMs, LatencyP50Ms, LatencyP90Ms, LatencyP99Ms, LatencyMaxMs,
         BytesReceived, BytesSent, BodyBytesReceived, ConnectionsOpened, ServerCpuSeconds, ServerPeakRssMb, ClientCpuSeconds, MachineCpuSeconds,
         LatencyP999Ms, LateRequests, DroppedRequests, TlsHandshakes,
+        InstructionsUser, InstructionsKernel, Cycles, BranchMisses, CacheMisses, StealSeconds,
         OtherCores, Succeeded, SwitchesPerRequest, ServerCpuUsPerRequest, TimePerRequestAcrossMs, TransferKBpsReceived, TransferKBpsSent, BytesPerRequest,
-        VoluntarySwitches, InvoluntarySwitches, ServerThreads, ThreadPoolThreads, ThreadPoolQueue, TimeInGcPercent, AllocatedMbPerSecond,
+        InstructionsPerRequest, UserInstructionsPerRequest, KernelInstructionsPerRequest, CyclesPerRequest, InstructionsPerCycle, BranchMissesPerRequest, CacheMissesPerRequest, StolenCores,
+        VoluntarySwitches, InvoluntarySwitches, ServerThreads, ThreadPoolThreads, ThreadPoolQueue, TimeInGcPercent, JitMsPerSecond, AllocatedMbPerSecond,
         Capacity,
     };
 
     /// <summary>The figures a window stores as values of its own.</summary>
     public static IReadOnlyList<MetricDescriptor> StoredFigures { get; } = All.Where(m => m.Storage == MetricStorage.Stored).ToList();
 
-    /// <summary>The figures verdicts between targets judge, in the order the verdicts give them: throughput, then costs.</summary>
-    public static IReadOnlyList<MetricDescriptor> Judged { get; } = new[] { RequestsPerSecond, ServerCpuUsPerRequest, LatencyP90Ms };
+    /// <summary>
+    /// The figures verdicts between targets judge, in the order the verdicts give them: throughput, then costs, the
+    /// instructions a request takes first (the steadiest cost where the CPU's counters are read), then latency.
+    /// </summary>
+    public static IReadOnlyList<MetricDescriptor> Judged { get; } = new[] { RequestsPerSecond, InstructionsPerRequest, ServerCpuUsPerRequest, CyclesPerRequest, LatencyP90Ms };
+
+    /// <summary>The figure a cell's look and a verdict's cost line lead with where both sides have it: instructions per request.</summary>
+    public static MetricDescriptor LeadCost => InstructionsPerRequest;
 
     /// <summary>The figures a verdict between two targets judges at a closed-loop or a fixed-rate cell.</summary>
     public static IEnumerable<MetricDescriptor> VerdictFigures(bool fixedRate) =>

@@ -79,6 +79,10 @@ public sealed record CellVerdict(
     public bool Settled => Outcome is Higher or Lower or Equivalent || (Outcome is null && Leader is not null);
 
     public const string RequestsPerSecond = "rps";
+    /// <summary>Instructions the server retired per request, user and kernel (the CPU's counters): lower leads, at every cell.</summary>
+    public const string Instructions = "instructions";
+    /// <summary>CPU cycles of the server per request at a fixed rate: lower leads.</summary>
+    public const string Cycles = "cycles";
     /// <summary>Server CPU µs per request at a fixed rate: lower leads.</summary>
     public const string ServerCpu = "server_cpu_us";
     /// <summary>Latency percentile 99 at a fixed rate: judged in files saved before p90 was (too few requests lie above it in a window).</summary>
@@ -118,6 +122,9 @@ public sealed record RunSpec(
     SequentialSpec? Sequential = null,
     IReadOnlyList<CoresSpec>? Cores = null)
 {
+    /// <summary>What the CPU's counters counted in this run, or the one line that says why they were not (and how to allow them); null in files saved before they were read.</summary>
+    public string? CpuCounters { get; init; }
+
     // Cores: every allotment of cores the cells were measured under (--server-cores), in order; null in files saved before it was recorded.
     // EquivalencePercent: the margin within which two figures are called equivalent; null before it existed (5% is assumed).
     // Sequential: how launches were added until cells settled; null when every cell had the same fixed launch count.
@@ -205,7 +212,9 @@ public sealed record TargetInfo(
     IReadOnlyList<string>? LaunchFailures = null,
     string? TcpNoDelay = null,
     string? RuntimeCounters = null,
-    string? Tls = null);
+    string? Tls = null,
+    string? CpuCounters = null);
+// CpuCounters: how the CPU's counters of the target were counted ("from its first instruction, every thread"), or why not; null where none were asked or in older files.
 // Tls: an https target's TLS as first negotiated ("TLS 1.3, TLS_AES_256_GCM_SHA384, certificate validated"); null over plain HTTP and in older files.
 // RuntimeCounters: whether the run read the target's runtime counters, and which (or why not).
 // TcpNoDelay: what the target said it did with TCP_NODELAY ("on: read back on ...", "on: Kestrel's ..."), null when it said nothing.

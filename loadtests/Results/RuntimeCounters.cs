@@ -10,6 +10,8 @@ namespace Comparator.Results;
 /// <param name="ThreadPoolThreadsAtEnd">thread-pool threads in its last sample</param>
 /// <param name="ThreadPoolQueueLengthMedian">work items queued and waiting for a thread, median sample</param>
 /// <param name="TimeInGcPercent">percentage of time spent in GC since the previous GC, mean sample</param>
+/// <param name="JitMsPerSecond">milliseconds the runtime spent compiling methods per second of the window ("time-in-jit"); null where the runtime did not publish it</param>
+/// <param name="MethodsJitted">methods compiled in the window (tier-0, tier-1 rejits, OSR), from "methods-jitted-count"; null where not published</param>
 public sealed record RuntimeCounters(
     int Samples,
     double ThreadPoolThreadsAtStart,
@@ -23,7 +25,9 @@ public sealed record RuntimeCounters(
     double Gen2Collections,
     double TimeInGcPercent,
     double AllocatedBytesPerSecond,
-    double LockContentionsPerSecond)
+    double LockContentionsPerSecond,
+    double? JitMsPerSecond = null,
+    double? MethodsJitted = null)
 {
     /// <summary>Threads the pool added between the window's first sample and its highest.</summary>
     public double ThreadsInjected => ThreadPoolThreadsMax - ThreadPoolThreadsAtStart;

@@ -11,9 +11,27 @@ namespace Comparator.Running;
 /// <summary>
 /// What a cell's windows are, and all a <see cref="CellMeasurer"/> is told: the warm-up (the cold one for
 /// a target's first cell), each window's length, how many rounds (<see cref="RepeatRule"/>), and how
-/// each connection is used.
+/// each connection is used. <see cref="SteadyBound"/>: how much longer a .NET target's warm-up may go on
+/// while its runtime still compiles (<see cref="CellMeasurer.SteadyJitMsPerSecond"/>); zero for none.
 /// </summary>
-public sealed record WindowSettings(TimeSpan Warmup, TimeSpan ColdWarmup, TimeSpan Duration, RepeatRule Rounds, bool KeepAlive, TimeSpan RequestTimeout);
+public sealed record WindowSettings(TimeSpan Warmup, TimeSpan ColdWarmup, TimeSpan Duration, RepeatRule Rounds, bool KeepAlive, TimeSpan RequestTimeout)
+{
+    public TimeSpan SteadyBound { get; init; } = DefaultSteadyBound;
+
+    /// <summary>
+    /// The default bound of the warm-up's wait for a steady runtime: .NET 10's tiered compilation (tier-1 rejits,
+    /// PGO's instrumented tier, OSR) was seen compiling 20 s into a load, the share of JIT in a kestrel's instructions
+    /// falling from 32% after 3 s to 2.5% after 20 s.
+    /// </summary>
+    public static readonly TimeSpan DefaultSteadyBound = TimeSpan.FromSeconds(20);
+}
+
+/// <summary>
+/// One target of a cell: the request it is sent, its process (null for an external target without one: no CPU
+/// figures), the CPU's counters of that process (null where not counted), and its runtime's counter session
+/// (.NET targets: the warm-up waits on it until the JIT stops compiling).
+/// </summary>
+public sealed record CellParticipant(LoadRequest Request, int? ServerPid, CpuCounters? Counters = null, RuntimeCounterSession? Runtime = null);
 
 /// <summary>
 /// Measures one cell: a discarded warm-up, then the repeats (as many as <see cref="RepeatRule"/> asks), each with the server's CPU time taken
@@ -41,7 +59,7 @@ public sealed class CellMeasurer
     /// <param name="cold">The targets' first cell: warmed up for <see cref="WindowSettings.ColdWarmup"/> instead.</param>
     /// <param name="roundFinished">Called after every round with the repeats so far, per target.</param>
     public async Task<IReadOnlyList<IReadOnlyList<Measurement>>> MeasureInterleavedAsync(
-        IReadOnlyList<(LoadRequest Request, int? ServerPid)> participants, int concurrency, CancellationToken cancellationToken,
+        IReadOnlyList<CellParticipant> participants, int concurrency, CancellationToken cancellationToken,
         bool cold = false, Action<IReadOnlyList<IReadOnlyList<Measurement>>>? roundFinished = null, double? rate = null)
     {
         // A fixed-rate cell sends at the asked rate in its warm-up and windows alike; the closed loop otherwise.
@@ -52,11 +70,12 @@ public sealed class CellMeasurer
         var warmup = cold ? _window.ColdWarmup : _window.Warmup;
         try
         {
+            var steady = new List<bool?>();
             if (warmup > TimeSpan.Zero)
-                foreach (var session in sessions)
+                for (var t = 0; t < sessions.Count && !cancellationToken.IsCancellationRequested; t++)
                 {
-                    if (cancellationToken.IsCancellationRequested) break;
-                    await Run(session, warmup);
+                    await Run(sessions[t], warmup);
+                    steady.Add(await WarmUntilSteadyAsync(d => Run(sessions[t], d), participants[t].Runtime, cancellationToken));
                 }
 
             // Rounds until the rule is satisfied: every target within the precision, or the cap.
@@ -66,8 +85,10 @@ public sealed class CellMeasurer
                 var complete = true;
                 foreach (var t in i % 2 == 0 ? order : order.Reverse())
                 {
-                    var measurement = await MeasureWindowAsync(d => Run(sessions[t], d), participants[t].ServerPid, cancellationToken);
+                    var measurement = await MeasureWindowAsync(d => Run(sessions[t], d), participants[t], cancellationToken);
                     if (measurement is null) { complete = false; break; } // a window cut short by a stop is not a measurement
+                    if (t < steady.Count && steady[t] == false)
+                        measurement = measurement with { Limitations = measurement.Limitations.Append(StillCompiling).ToList() };
                     repeats[t].Add(measurement);
                 }
                 if (!complete) break;
@@ -84,15 +105,57 @@ public sealed class CellMeasurer
     private static IReadOnlyList<IReadOnlyList<double>> Rps(List<List<Measurement>> repeats) =>
         repeats.Select(r => (IReadOnlyList<double>)r.Select(m => m.RequestsPerSecond).ToList()).ToList();
 
-    private async Task<Measurement?> MeasureWindowAsync(Func<TimeSpan, Task<DriverWindow>> run, int? serverPid, CancellationToken cancellationToken)
+    /// <summary>
+    /// JIT milliseconds per second of load at or under which a .NET target's runtime counts as steady: 1% of one core, a
+    /// fifth of the window flag's threshold (<see cref="CellFlags.CompilingJitMsPerSecond"/>), so that a steady warm-up
+    /// leaves room for the few rejits a warmed process still makes.
+    /// </summary>
+    public const double SteadyJitMsPerSecond = 10;
+
+    /// <summary>What a window of a target whose warm-up ended at its bound, the runtime still compiling, says of itself.</summary>
+    public const string StillCompiling = "the runtime was still compiling when the warm-up reached its bound (--steady-bound): the window carries JIT work a long-running process has finished";
+
+    private static readonly TimeSpan SteadyStep = TimeSpan.FromSeconds(1);
+
+    /// <summary>
+    /// After the warm-up, a .NET target is loaded on in one-second steps while its runtime reports more than
+    /// <see cref="SteadyJitMsPerSecond"/> of JIT (tiered compilation's rejits go on for seconds into a load, and a
+    /// window that catches them measures the compiler), up to the bound. True when steady, false when the bound came
+    /// first, null where there is no runtime to ask (Mono compiles each method once, on its first call, within the warm-up).
+    /// </summary>
+    private async Task<bool?> WarmUntilSteadyAsync(Func<TimeSpan, Task<DriverWindow>> run, RuntimeCounterSession? runtime, CancellationToken cancellationToken)
     {
+        if (runtime is null || _window.SteadyBound <= TimeSpan.Zero) return null;
+        var deadline = DateTimeOffset.UtcNow + _window.SteadyBound;
+        try
+        {
+            while (!cancellationToken.IsCancellationRequested)
+            {
+                var from = DateTimeOffset.UtcNow;
+                await run(SteadyStep);
+                var jit = await runtime.JitMsPerSecondAsync(from, DateTimeOffset.UtcNow, cancellationToken);
+                if (jit is null || jit <= SteadyJitMsPerSecond) return true; // null: the runtime publishes no JIT time, nothing to wait for
+                if (DateTimeOffset.UtcNow >= deadline) return false;
+            }
+        }
+        catch (OperationCanceledException) { }
+        return null;
+    }
+
+    private async Task<Measurement?> MeasureWindowAsync(Func<TimeSpan, Task<DriverWindow>> run, CellParticipant participant, CancellationToken cancellationToken)
+    {
+        var serverPid = participant.ServerPid;
         var startedAt = DateTimeOffset.UtcNow;
         var serverCpuBefore = serverPid is int p ? ProcessSampler.CpuSeconds(p) : null;
         var machineBefore = ProcessSampler.MachineBusySeconds();
+        var stealBefore = ProcessSampler.StealSeconds();
         var switchesBefore = serverPid is int t0 ? ProcessSampler.ThreadSwitches(t0) : null;
+        var countsBefore = participant.Counters?.Read();
         var window = await run(_window.Duration);
         if (cancellationToken.IsCancellationRequested) return null;
+        var countsAfter = participant.Counters?.Read();
         var machineAfter = ProcessSampler.MachineBusySeconds();
+        var stealAfter = ProcessSampler.StealSeconds();
         var serverCpuAfter = serverPid is int q ? ProcessSampler.CpuSeconds(q) : null;
         var switchesAfter = serverPid is int t1 ? ProcessSampler.ThreadSwitches(t1) : null;
         var rss = serverPid is int r ? ProcessSampler.PeakRssMb(r) : null;
@@ -100,10 +163,23 @@ public sealed class CellMeasurer
         var threads = switchesBefore is { } b && switchesAfter is { } e
             ? new ThreadActivity(Math.Max(0, e.Voluntary - b.Voluntary), Math.Max(0, e.Involuntary - b.Involuntary), e.Threads, e.CpusAllowed)
             : null;
-        return ToMeasurement(window, serverCpuAfter - serverCpuBefore, rss).With(Metrics.MachineCpuSeconds, machineAfter - machineBefore) with
+        var measurement = ToMeasurement(window, serverCpuAfter - serverCpuBefore, rss)
+            .With(Metrics.MachineCpuSeconds, machineAfter - machineBefore)
+            .With(Metrics.StealSeconds, stealAfter - stealBefore) with
         {
             WindowStartedAt = startedAt, Threads = threads,
         };
+        return countsBefore is null || countsAfter is null ? measurement : WithCounts(measurement, CounterWindow.Between(countsBefore, countsAfter));
+    }
+
+    /// <summary>The CPU's counts of a window as its figures (each event's name is its figure's); a multiplexed window says its counts are scaled estimates.</summary>
+    public static Measurement WithCounts(Measurement measurement, CounterWindow counts)
+    {
+        foreach (var metric in Metrics.StoredFigures)
+            if (counts.Counts.TryGetValue(metric.Id, out var value)) measurement = measurement.With(metric, value);
+        return counts.Multiplexed
+            ? measurement with { Limitations = measurement.Limitations.Append("the CPU's counters were multiplexed (more events than registers): counts scaled by time enabled/running, estimates").ToList() }
+            : measurement;
     }
 
     /// <summary>A driver's window as the figures of the catalogue, with the server's CPU and peak memory where its process is ours to read.</summary>

@@ -65,7 +65,7 @@ public static class LaunchMeasurement
                 (count.Total - count.Done + participants.Count) * count.SecondsPerCell);
             var names = participants.Select(p => p.Target.Plan.Name).ToList();
             var repeats = await new CellMeasurer(driver, options.Window).MeasureInterleavedAsync(
-                participants.Select(p => (p.Request, p.Target.Running?.ProcessId ?? p.Target.Plan.ExternalPid)).ToList(), concurrency, cancellationToken, cold,
+                participants.Select(p => new CellParticipant(p.Request, p.Target.Running?.ProcessId ?? p.Target.Plan.ExternalPid, p.Target.Cpu, p.Target.Counters)).ToList(), concurrency, cancellationToken, cold,
                 // A round's CV within the launch only means something when the launch has several rounds.
                 options.Repeats.MaxRepeat < 2 ? null : rounds => run.Progress.RoundFinished(label, rounds[0].Count, string.Join(", ", rounds.Select((r, i) =>
                     string.Create(CultureInfo.InvariantCulture, $"{names[i]} cv {100 * Spread.CoefficientOfVariation(r.Select(m => m.RequestsPerSecond).ToList()):0.0}%")))), rate);

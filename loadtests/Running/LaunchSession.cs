@@ -20,7 +20,9 @@ public sealed record RunContext(RunOptions Options, RunPlan Plan, RunRecord Reco
 }
 
 /// <summary>A target that started (or was given by URL) and passed verification; a started .NET target has its counter session.</summary>
-public sealed record ActiveTarget(TargetPlan Plan, IStartedTarget? Running, Uri BaseUrl, RuntimeCounterSession? Counters = null);
+/// <param name="Cpu">the CPU's counters of its process: opened at its start by the launcher, or attached to a service given by URL; null where not counted</param>
+/// <param name="OwnsCpu">whether this launch attached <paramref name="Cpu"/> (and closes it), rather than the launcher</param>
+public sealed record ActiveTarget(TargetPlan Plan, IStartedTarget? Running, Uri BaseUrl, RuntimeCounterSession? Counters = null, CpuCounters? Cpu = null, bool OwnsCpu = false);
 
 /// <summary>
 /// One launch under one allotment of cores: every target started afresh and verified (a failure is recorded
@@ -87,7 +89,11 @@ public sealed class LaunchSession : IAsyncDisposable
             return null;
         }
         var (running, baseUrl) = (started.Running, started.BaseUrl!);
-        if (!_first && running is null) return new ActiveTarget(plan, running, baseUrl);
+        if (!_first && running is null)
+        {
+            var attached = CpuCounting.AttachExternal(plan.ExternalPid, CpuCounting.Resolve(options.Counters).Set).Counters;
+            return new ActiveTarget(plan, running, baseUrl, Cpu: attached, OwnsCpu: attached is not null);
+        }
         if (_first && started.Checks.Count > 0) _run.Record.AddChecks(started.Checks);
         if (started.Failure is string reason)
         {
@@ -96,8 +102,13 @@ public sealed class LaunchSession : IAsyncDisposable
             return null;
         }
         var (counters, countersNote) = TargetCounters.For(plan, running);
-        if (_first) _run.Record.Target(Info(plan, baseUrl.ToString().TrimEnd('/'), null) with { TcpNoDelay = running?.TcpNoDelay, RuntimeCounters = countersNote });
-        return new ActiveTarget(plan, running, baseUrl, counters);
+        var set = CpuCounting.Resolve(options.Counters).Set;
+        var (cpu, cpuNote) = running is not null
+            ? (running.Counters, set is null ? null : running.CountersNote ?? "counted from its first instruction, every thread (inherited by the threads it starts)")
+            : CpuCounting.AttachExternal(plan.ExternalPid, set);
+        if (set is null) cpuNote = null; // the run's one line says why nothing is counted
+        if (_first) _run.Record.Target(Info(plan, baseUrl.ToString().TrimEnd('/'), null) with { TcpNoDelay = running?.TcpNoDelay, RuntimeCounters = countersNote, CpuCounters = cpuNote });
+        return new ActiveTarget(plan, running, baseUrl, counters, cpu, OwnsCpu: running is null && cpu is not null);
     }
 
     /// <summary>
@@ -142,6 +153,7 @@ public sealed class LaunchSession : IAsyncDisposable
 
     private static async Task StopAsync(ActiveTarget target)
     {
+        if (target.OwnsCpu) target.Cpu?.Dispose();
         if (target.Counters is not null) await target.Counters.DisposeAsync();
         if (target.Running is not null) await target.Running.DisposeAsync();
     }

@@ -59,8 +59,12 @@ public sealed record RunOptions(
     IReadOnlyList<CoreAllotment>? ServerCores = null,
     bool Insecure = false,
     PortRange? Ports = null,
-    bool Crank = false)
+    bool Crank = false,
+    bool Counters = true,
+    TimeSpan? SteadyBound = null)
 {
+    // Counters: --counters, the CPU's instructions and cycles counted on every target where this machine allows (CpuCounting).
+    // SteadyBound: --steady-bound, how much longer a .NET target's warm-up may go on while its runtime still compiles.
     // Threshold: --threshold, the change --compare-to gates on; null: the minimum effect the two runs recorded.
     // Crank: --crank, the run is crank's load job and also prints the results for crank's agent.
     // Ports: --ports, the range the targets are started on; null: any free port.
@@ -98,7 +102,7 @@ public sealed record RunOptions(
     public LeadRule Rule { get; init; } = Rule ?? LeadRule.Default;
 
     /// <summary>What each cell's windows are: all the cell's measurer is told.</summary>
-    public WindowSettings Window => new(Warmup, ColdWarmup, Duration, Repeats, KeepAlive, RequestTimeout);
+    public WindowSettings Window => new(Warmup, ColdWarmup, Duration, Repeats, KeepAlive, RequestTimeout) { SteadyBound = SteadyBound ?? WindowSettings.DefaultSteadyBound };
 
     /// <summary>The warm-up of a target's first cell: the cold one, where the JIT compiles the most.</summary>
     public TimeSpan ColdWarmup => FirstWarmup ?? Warmup;

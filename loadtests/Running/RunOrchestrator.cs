@@ -44,6 +44,7 @@ public sealed class RunOrchestrator
         var plan = new RunPlan(_options, _drivers);
         var record = RunRecord.Begin(RunSpecMapping.Start(_options, plan, _drivers, DateTimeOffset.UtcNow), journal);
         var run = new RunContext(_options, plan, record, _launcher, _progress, _check);
+        _progress.Message(record.Start.Spec.CpuCounters!);
         foreach (var missing in _options.Unavailable)
         {
             _progress.Message($"{missing.Name}: not measured: {missing.UnavailableReason}");
@@ -143,11 +144,14 @@ public sealed class RunOrchestrator
         int cells = 0, settled = 0;
         foreach (var planned in record.Start.Cells)
         {
-            // The first figure a verdict gives at this kind of cell (req/s; server CPU at a fixed rate); verdicts are the
-            // first driver's, and a further driver's cell follows them (it is measured in the same launches).
-            var metric = Metrics.VerdictFigures(fixedRate: planned.Rate is not null).First().VerdictId;
+            // The figure the cell's verdict leads with: instructions per request where the CPU's counters were read on
+            // both sides (the steadiest), else the first a verdict gives at this kind of cell (req/s; server CPU at a
+            // fixed rate). Verdicts are the first driver's, and a further driver's cell follows them (measured in the same launches).
             var cell = planned.For(CellKey.AnyTarget, record.RateOf(planned));
-            var judged = verdicts.Where(v => v.Metric == metric && v.Key with { Target = CellKey.AnyTarget, Driver = cell.Driver } == cell).ToList();
+            var here = verdicts.Where(v => v.Key with { Target = CellKey.AnyTarget, Driver = cell.Driver } == cell).ToList();
+            var counted = here.Where(v => v.Metric == Metrics.LeadCost.VerdictId).ToList();
+            var judged = counted.Count > 0 && counted.All(v => v.RatioLow is not null || v.Reason == LeadRule.OneUnit) ? counted
+                : here.Where(v => v.Metric == Metrics.VerdictFigures(fixedRate: planned.Rate is not null).First(m => m != Metrics.LeadCost).VerdictId).ToList();
             if (judged.Count == 0) continue;
             cells++;
             if (judged.All(v => v.Settled)) settled++;

@@ -45,6 +45,7 @@ public static class RunSpecMapping
         drivers.Any(d => d.HoldsRate) ? options.RatePasses.Select(r => r.Describe()).ToList() : null)
     {
         EquivalencePercent = options.Rule.Equivalence * 100,
+        CpuCounters = CpuCounting.Resolve(options.Counters).Line,
         Cores = options.Allotments.Select(a => a.ToSpec()).ToList(),
         Sequential = options.Rule.Design is SequentialDesign d
             ? new SequentialSpec(d.FirstLook, d.MaxLaunches, options.BudgetSeconds, 0, 0, $"the horizon of {options.Launches} launches", new List<LookSpec>())

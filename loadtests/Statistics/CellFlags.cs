@@ -36,6 +36,22 @@ public static class CellFlags
     public const double ContendedMinCores = 0.25;
     public const double ContendedShareOfCores = 0.1;
 
+    /// <summary>The hypervisor took CPU from this machine in a window (steal time): the cores the run counted on were not all there.</summary>
+    public const string Stolen = "stolen";
+
+    /// <summary>Cores' worth of steal time in a window at or above which it is flagged: a twentieth of a core.</summary>
+    public const double StolenCores = 0.05;
+
+    /// <summary>A .NET target's runtime compiled methods in a window (tiered JIT still at work): the window carries the compiler's cost.</summary>
+    public const string Compiling = "compiling";
+
+    /// <summary>
+    /// JIT milliseconds per second of a window above which the runtime was still compiling in earnest: 5% of one core.
+    /// A warmed .NET 10 target still rejits a few methods now and then (kestrel and aspnetcore on this project's 2-core
+    /// machine: 0 to 25 ms/s per window after the steady warm-up), where an unwarmed first window compiles 200 to 560 ms/s.
+    /// </summary>
+    public const double CompilingJitMsPerSecond = 50;
+
     /// <summary>Threads the pool added within one window, at or above which a queued pool is starving rather than settling.</summary>
     public const double StarvedInjectedThreads = 2;
 
@@ -75,6 +91,10 @@ public static class CellFlags
         new(Contended, $"other processes on the machine used {N(ContendedMinCores)} core or more during a window, or {Percent(ContendedShareOfCores)} of the cores on larger machines: " +
                        "the stacks shared the cores with them",
             "their figures are lower and noisier than the stacks alone would give: measure on a quiet machine"),
+        new(Stolen, $"the hypervisor took {N(StolenCores)} core or more of this machine's CPU during a window (steal time in /proc/stat): the stacks ran on less than the machine's cores",
+            "the time-based figures (req/s, CPU time, latency) moved with it; instructions per request did not: a dedicated machine or host has none"),
+        new(Compiling, $"a .NET target's runtime spent more than {N(CompilingJitMsPerSecond)} ms a second compiling methods in a window (tiered JIT still at work): its figures carry the compiler's work",
+            "a longer --steady-bound lets the warm-up run until the JIT stops; the window's jit_ms_per_s column shows how much"),
         new(Overloaded, $"a fixed-rate cell answered below {Percent(KeptUpShare)} of the asked rate, or requests due in a window could not be sent: its latency is the queue's",
             "ask a lower --rate"),
         new(DriversDisagree, $"two drivers on the same cell differ by more than {Percent(DriverAgreement.RpsTolerance)} in requests/s, " +
@@ -121,6 +141,7 @@ public static class CellFlags
         if (Spread.CoefficientOfVariation(repeats.Select(r => r.RequestsPerSecond).ToList()) > precision) flags.Add(Noisy);
         if (repeats.Count > 0 && repeats.All(r => r.ServerCpuSeconds is null)) flags.Add(NoServerCpu);
         if (repeats.Any(r => Others(r, serverCores) >= ContendedCores(logicalCores))) flags.Add(Contended);
+        AddMachineFlags(repeats, flags);
         if (BottleneckRule.Of(repeats, concurrency, logicalCores, flags, serverCores: serverCores) is { Kind: CellBottleneck.Wait }) flags.Add(WaitBound);
         if (repeats.Any(r => IsStarved(r, concurrency, serverCores ?? logicalCores))) flags.Add(Starved);
         return flags;
@@ -134,7 +155,15 @@ public static class CellFlags
         if (repeats.Any(r => r.ElapsedSeconds > 0 && r.ClientCpuSeconds / r.ElapsedSeconds >= ClientBoundShare)) flags.Add(ClientBound);
         if (repeats.Count > 0 && repeats.All(r => r.ServerCpuSeconds is null)) flags.Add(NoServerCpu);
         if (repeats.Any(r => Others(r, serverCores) >= ContendedCores(logicalCores))) flags.Add(Contended);
+        AddMachineFlags(repeats, flags);
         return flags;
+    }
+
+    /// <summary>The hypervisor's steal and the runtime's compiling: what took from a window or added to it besides the request's work.</summary>
+    private static void AddMachineFlags(IReadOnlyList<Measurement> repeats, List<string> flags)
+    {
+        if (repeats.Any(r => Metrics.StolenCores.Of(r) >= StolenCores)) flags.Add(Stolen);
+        if (repeats.Any(r => r.Counters?.JitMsPerSecond > CompilingJitMsPerSecond)) flags.Add(Compiling);
     }
 
     /// <summary>

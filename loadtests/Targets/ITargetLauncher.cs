@@ -25,4 +25,10 @@ public interface IStartedTarget : IAsyncDisposable
     string? TcpNoDelay { get; }
 
     bool HasExited { get; }
+
+    /// <summary>The CPU's counters of its process, every thread, opened before its first instruction; null where not counted (<see cref="CountersNote"/> says why).</summary>
+    Comparator.Measuring.CpuCounters? Counters => null;
+
+    /// <summary>Why its counters are not counted (or which events are not), or null.</summary>
+    string? CountersNote => null;
 }

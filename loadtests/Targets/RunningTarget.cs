@@ -30,6 +30,12 @@ public sealed class RunningTarget : IStartedTarget
     public string? TcpNoDelay { get; init; }
     public bool HasExited => _disposed || _process.HasExited;
 
+    /// <inheritdoc cref="IStartedTarget.Counters"/>
+    public Comparator.Measuring.CpuCounters? Counters { get; init; }
+
+    /// <inheritdoc cref="IStartedTarget.CountersNote"/>
+    public string? CountersNote { get; init; }
+
     /// <summary>
     /// Closes the target's stdin, then SIGTERM (POSIX) if it is still running after InputGrace,
     /// then SIGKILL of the whole tree after StopGrace in all. Returns the exit code. The stdin's end
@@ -68,6 +74,7 @@ public sealed class RunningTarget : IStartedTarget
     {
         if (_disposed) return;
         await StopAsync();
+        Counters?.Dispose();
         _disposed = true;
         _process.Dispose();
     }

@@ -6,10 +6,14 @@ namespace Comparator.Targets;
 internal static partial class Signals
 {
     private const int SIGTERM = 15;
+    private const int SIGCONT = 18;
 
     [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
     private static partial int Kill(int pid, int signal);
 
     /// <summary>Asks a process to stop cleanly; false when it could not be signalled.</summary>
     public static bool Terminate(int pid) => !OperatingSystem.IsWindows() && Kill(pid, SIGTERM) == 0;
+
+    /// <summary>Lets a stopped process run on (SIGCONT).</summary>
+    public static bool Continue(int pid) => !OperatingSystem.IsWindows() && Kill(pid, SIGCONT) == 0;
 }

@@ -25,12 +25,16 @@ public sealed class TargetLauncher : ITargetLauncher
     private readonly string? _cpuList;
     private readonly Func<int> _nextPort;
     private readonly PortRange? _ports;
+    private readonly CounterSet? _counters;
 
     /// <param name="cpuList">When set, targets run on these CPUs (--pin: taskset on Linux, so the runtime sees only them; the affinity mask on Windows).</param>
     /// <param name="portSource">Where ports come from; a free loopback port by default (tests pass a taken one).</param>
     /// <param name="ports">--ports: free ports are taken from this range, which each target is told too (for its URL-reservation message).</param>
-    public TargetLauncher(BuildLayout layout, TimeSpan? readyTimeout = null, string? cpuList = null, Func<int>? portSource = null, PortRange? ports = null)
+    /// <param name="counters">the CPU's counters to open on every target from its first instruction (<see cref="CountedStart"/>); null for none</param>
+    public TargetLauncher(BuildLayout layout, TimeSpan? readyTimeout = null, string? cpuList = null, Func<int>? portSource = null, PortRange? ports = null,
+        CounterSet? counters = null)
     {
+        _counters = counters;
         _layout = layout;
         _readyTimeout = readyTimeout ?? DefaultReadyTimeout;
         _cpuList = cpuList;
@@ -65,6 +69,7 @@ public sealed class TargetLauncher : ITargetLauncher
         TargetDefinition target, string assembly, int port, ServiceSwitches switches, string? cpuList, CancellationToken cancellationToken)
     {
         var process = new Process { StartInfo = StartInfo(target, assembly, port, switches, cpuList), EnableRaisingEvents = true };
+        var counted = _counters is not null && CountedStart.Wrap(process.StartInfo);
         var stderr = new OutputTail();
         var ready = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
         string? noDelay = null;
@@ -90,11 +95,13 @@ public sealed class TargetLauncher : ITargetLauncher
         ChildProcessGuard.Track(process);
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
+        var (counters, countersNote) = counted ? await CountedStart.OpenAndContinueAsync(process, _counters!, cancellationToken) : (null, null);
 
         var timeout = Task.Delay(_readyTimeout, cancellationToken);
         var finished = await Task.WhenAny(ready.Task, timeout);
         if (finished == ready.Task && ready.Task.IsCompletedSuccessfully)
-            return (new RunningTarget(target, process, new Uri(ready.Task.Result)) { TcpNoDelay = noDelay }, null, "");
+            return (new RunningTarget(target, process, new Uri(ready.Task.Result)) { TcpNoDelay = noDelay, Counters = counters, CountersNote = countersNote }, null, "");
+        counters?.Dispose();
 
         string failure;
         int? exitCode = null;

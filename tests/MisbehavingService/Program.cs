@@ -25,7 +25,10 @@ namespace Comparator.MisbehavingService;
 /// spinning the CPU for US microseconds per request: a service made costlier on purpose by a known
 /// amount, the known gap the rule must find (and an A/A pair of it must not). `stall MS` holds every
 /// answer that comes due in the first MS milliseconds of each wall-clock second until that mark: a
-/// service that stalls once a second, whose tail no rate can keep under a tight objective. In every mode a HEAD
+/// service that stalls once a second, whose tail no rate can keep under a tight objective. `thread-spin US`
+/// starts a new thread for every request that spins until its own CPU clock (CLOCK_THREAD_CPUTIME_ID) has
+/// run US microseconds, then answers: work done on threads born after any counter was opened, a known
+/// amount of it, the proof that the CPU's counters inherit into new threads (Linux only). In every mode a HEAD
 /// of /api/time is answered as its GET would be, head only: 200, its Content-Type and Content-Length,
 /// no body (a real service answering HEAD, for scenarios that send one).
 /// </summary>
@@ -33,12 +36,13 @@ public static class Program
 {
     public static Task<int> Main(string[] args)
     {
-        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause" or "spin" or "stall") || !int.TryParse(args[1], out var ms) || ms < 0)
+        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause" or "spin" or "stall" or "thread-spin") || !int.TryParse(args[1], out var ms) || ms < 0)
         {
-            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|pause|stall MS | doctor N | spin US [--port N ...]");
+            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|pause|stall MS | doctor N | spin US | thread-spin US [--port N ...]");
             return Task.FromResult(2);
         }
         var spin = args[0] == "spin";
+        var threadSpin = args[0] == "thread-spin";
         var spinTicks = ms * System.Diagnostics.Stopwatch.Frequency / 1_000_000;
         var block = args[0] == "block";
         var doctor = args[0] == "doctor";
@@ -77,6 +81,12 @@ public static class Program
                     var until = System.Diagnostics.Stopwatch.GetTimestamp() + spinTicks;
                     while (System.Diagnostics.Stopwatch.GetTimestamp() < until) Thread.SpinWait(20);
                 }
+                else if (threadSpin)
+                {
+                    var worker = new Thread(() => ThreadClock.SpinFor(ms)) { IsBackground = true };
+                    worker.Start();
+                    worker.Join();
+                }
                 else if (block) Thread.Sleep(ms);
                 else if (stall)
                 {
@@ -96,5 +106,26 @@ public static class Program
             });
             app.Run(ContractHandler.HandleAsync);
         });
+    }
+}
+
+/// <summary>The calling thread's own CPU clock (Linux clock_gettime(CLOCK_THREAD_CPUTIME_ID)): time this thread ran, not wall time.</summary>
+internal static class ThreadClock
+{
+    private const int ThreadCpuTime = 3; // CLOCK_THREAD_CPUTIME_ID
+
+    [System.Runtime.InteropServices.StructLayout(System.Runtime.InteropServices.LayoutKind.Sequential)]
+    private struct TimeSpec { public long Seconds; public long Nanoseconds; }
+
+    [System.Runtime.InteropServices.DllImport("libc", EntryPoint = "clock_gettime")]
+    private static extern int ClockGetTime(int clock, out TimeSpec time);
+
+    private static long NowNs() => ClockGetTime(ThreadCpuTime, out var t) == 0 ? t.Seconds * 1_000_000_000 + t.Nanoseconds : 0;
+
+    /// <summary>Spins until this thread has run the given microseconds on a CPU.</summary>
+    public static void SpinFor(int microseconds)
+    {
+        var until = NowNs() + microseconds * 1000L;
+        while (NowNs() < until) { }
     }
 }
