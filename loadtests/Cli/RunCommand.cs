@@ -81,6 +81,8 @@ public static class RunCommand
                 "(Linux perf_event_open, every thread); where the machine has none, one line says why and the run goes on. Default: on."),
             CommandLine.One("--steady-bound", "DURATION", "How much longer a .NET target's warm-up may go on while its runtime still compiles (tiered JIT); " +
                 "a window measured before it stopped is marked. 0 turns the wait off. Default: 20s."),
+            CommandLine.Flag("--duet", "Measure every target of a cell in the same windows, side by side (duet measurement), instead of in turn: " +
+                "a swing of the machine hits both sides alike, while each side has half the machine. See docs/method.md for its A/A spread here."),
             CommandLine.One("--compare-to", "BASE.json", "After the run, diff it against this saved results.json; exit 1 on a regression, 3 when it cannot judge (as diff)."),
             CommandLine.One("--threshold", "PERCENT", "The change --compare-to counts as a regression. Default: the runs' recorded minimum effect; given, a side with one launch is gated on medians."),
             CommandLine.Flag("--crank", "Also print the results for crank's agent, when the comparator runs as crank's load job (crank/comparator.yml): " +

@@ -96,7 +96,8 @@ public static class RunOptionsParser
             Insecure: a.Defines("--insecure") && a.Flag("--insecure"), Ports: a.Defines("--ports") ? a.Ports() : null,
             Crank: a.Defines("--crank") && a.Flag("--crank"),
             Counters: !a.Defines("--counters") || a.OnOff("--counters", absent: true),
-            SteadyBound: a.Defines("--steady-bound") && a.Value("--steady-bound") is string steady ? Duration("--steady-bound", steady, allowZero: true) : null);
+            SteadyBound: a.Defines("--steady-bound") && a.Value("--steady-bound") is string steady ? Duration("--steady-bound", steady, allowZero: true) : null,
+            Duet: a.Defines("--duet") && a.Flag("--duet"));
         return design is null ? options : WithHorizonOfTheBudget(options, design);
     }
 

@@ -16,6 +16,8 @@ public sealed record CounterEvent(string Name, uint Type, ulong Config, bool Use
     public static readonly CounterEvent Cycles = new("cycles", 0, 0);
     public static readonly CounterEvent BranchMisses = new("branchMisses", 0, 5);
     public static readonly CounterEvent CacheMisses = new("cacheMisses", 0, 3);
+    /// <summary>The load driver's instructions, user and kernel together: counted on the comparator's own process (and the tools it starts) over a window.</summary>
+    public static readonly CounterEvent DriverInstructions = new("driverInstructions", 0, 1);
     /// <summary>The kernel's own clock of a task's time on a CPU, in ns: counted on every Linux, PMU or not (the tests' proof of inheritance).</summary>
     public static readonly CounterEvent TaskClock = new("taskClockNs", 1, 1);
 }
@@ -30,6 +32,9 @@ public sealed record CounterSet(IReadOnlyList<CounterEvent> Events)
     });
 
     public static readonly CounterSet TaskClockOnly = new(new[] { CounterEvent.TaskClock });
+
+    /// <summary>The driver's side: its instructions alone, one counter per thread of the comparator's process.</summary>
+    public static readonly CounterSet Driver = new(new[] { CounterEvent.DriverInstructions });
 }
 
 /// <summary>A counter's three values as read: its count, and how long it was enabled and actually on the PMU (less when multiplexed).</summary>

@@ -78,6 +78,9 @@ public static class Metrics
     public static readonly MetricDescriptor BranchMisses = Stored("branchMisses", "branch misses", "", Better.Lower, Pmu, "mispredicted branches of the server's threads over the window");
     public static readonly MetricDescriptor CacheMisses = Stored("cacheMisses", "cache misses", "", Better.Lower, Pmu,
         "last-level cache misses of the server's threads over the window (where the PMU counts them)");
+    public static readonly MetricDescriptor DriverInstructions = Stored("driverInstructions", "driver instructions", "", Better.Neither,
+        "the comparator's own process over the window, every thread and the tools it starts in it (ab, wrk), by the CPU's counters",
+        "instructions the load driver retired over the window, user and kernel (in a duet window, every side's driver together)");
     public static readonly MetricDescriptor StealSeconds = Stored("stealSeconds", "steal s", "s", Better.Neither, Steal,
         "CPU time the hypervisor gave to other guests while this machine's cores wanted to run, over the window");
 
@@ -117,6 +120,9 @@ public static class Metrics
         "mispredicted branches per successful request", m => PerRequest(m, BranchMisses), "branch_misses_per_request");
     public static readonly MetricDescriptor CacheMissesPerRequest = Derived("cacheMissesPerRequest", "cache misses/req", "", Better.Lower, Pmu,
         "last-level cache misses per successful request", m => PerRequest(m, CacheMisses), "cache_misses_per_request");
+    public static readonly MetricDescriptor DriverInstructionsPerRequest = Derived("driverInstructionsPerRequest", "driver instr/req", "", Better.Neither, Pmu,
+        "the load driver's instructions per successful request: what generating and checking the load cost, beside the server's",
+        m => PerRequest(m, DriverInstructions), "driver_instructions_per_request");
     public static readonly MetricDescriptor StolenCores = Derived("stolenCores", "stolen cores", "cores", Better.Neither, Steal,
         "cores' worth of CPU the hypervisor took from this machine over the window (steal time per second)",
         m => m.Figures.TryGetValue(StealSeconds.Id, out var s) && m.ElapsedSeconds > 0 ? s / m.ElapsedSeconds : null, "stolen_cores");
@@ -162,9 +168,9 @@ public static class Metrics
         Requests, Failed, Non2xx, Errors, Timeouts, ElapsedSeconds, RequestsPerSecond, LatencyMeanMs, LatencyP50Ms, LatencyP90Ms, LatencyP99Ms, LatencyMaxMs,
         BytesReceived, BytesSent, BodyBytesReceived, ConnectionsOpened, ServerCpuSeconds, ServerPeakRssMb, ClientCpuSeconds, MachineCpuSeconds,
         LatencyP999Ms, LateRequests, DroppedRequests, TlsHandshakes,
-        InstructionsUser, InstructionsKernel, Cycles, BranchMisses, CacheMisses, StealSeconds,
+        InstructionsUser, InstructionsKernel, Cycles, BranchMisses, CacheMisses, DriverInstructions, StealSeconds,
         OtherCores, Succeeded, SwitchesPerRequest, ServerCpuUsPerRequest, TimePerRequestAcrossMs, TransferKBpsReceived, TransferKBpsSent, BytesPerRequest,
-        InstructionsPerRequest, UserInstructionsPerRequest, KernelInstructionsPerRequest, CyclesPerRequest, InstructionsPerCycle, BranchMissesPerRequest, CacheMissesPerRequest, StolenCores,
+        InstructionsPerRequest, UserInstructionsPerRequest, KernelInstructionsPerRequest, CyclesPerRequest, InstructionsPerCycle, BranchMissesPerRequest, CacheMissesPerRequest, DriverInstructionsPerRequest, StolenCores,
         VoluntarySwitches, InvoluntarySwitches, ServerThreads, ThreadPoolThreads, ThreadPoolQueue, TimeInGcPercent, JitMsPerSecond, AllocatedMbPerSecond,
         Capacity,
     };

@@ -125,6 +125,9 @@ public sealed record RunSpec(
     /// <summary>What the CPU's counters counted in this run, or the one line that says why they were not (and how to allow them); null in files saved before they were read.</summary>
     public string? CpuCounters { get; init; }
 
+    /// <summary>How much longer a .NET target's warm-up could go on while its JIT still compiled (--steady-bound), in seconds; null in files saved before it existed.</summary>
+    public double? SteadyBoundSeconds { get; init; }
+
     // Cores: every allotment of cores the cells were measured under (--server-cores), in order; null in files saved before it was recorded.
     // EquivalencePercent: the margin within which two figures are called equivalent; null before it existed (5% is assumed).
     // Sequential: how launches were added until cells settled; null when every cell had the same fixed launch count.
@@ -143,6 +146,10 @@ public sealed record RunSpec(
     // warm-up of each target's first (cold) cell. All null in runs saved before they were recorded.
 
     /// <summary>How this comparator orders the windows; runs saved before it was recorded ran one target after another.</summary>
+    /// <summary>How a duet run (--duet) orders the windows: every target of a cell in the same window.</summary>
+    public const string Duet = "duet: per cell, every round runs every target's window at the same time, side by side; " +
+                               "every launch starts the targets afresh";
+
     public const string Interleaved = "interleaved: per cell, every round runs each target in turn, in alternating order (A B C, C B A...); " +
                                       "every launch starts the targets afresh and measures them in the opposite order to the launch before";
 }

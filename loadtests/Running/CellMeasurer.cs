@@ -19,6 +19,16 @@ public sealed record WindowSettings(TimeSpan Warmup, TimeSpan ColdWarmup, TimeSp
     public TimeSpan SteadyBound { get; init; } = DefaultSteadyBound;
 
     /// <summary>
+    /// Duet measurement (Bulej et al., ICPE 2020): every target of a cell loaded in the same window, side by side,
+    /// instead of one after another; each window then shares the machine's swings with its twin's. The driver's
+    /// CPU and the machine's figures of a window are then those of all sides together.
+    /// </summary>
+    public bool Duet { get; init; }
+
+    /// <summary>The events counted on the comparator's own process over each window (the driver's instructions), or null for none.</summary>
+    public CounterSet? DriverCounters { get; init; }
+
+    /// <summary>
     /// The default bound of the warm-up's wait for a steady runtime: .NET 10's tiered compilation (tier-1 rejits,
     /// PGO's instrumented tier, OSR) was seen compiling 20 s into a load, the share of JIT in a kestrel's instructions
     /// falling from 32% after 3 s to 2.5% after 20 s.
@@ -81,16 +91,24 @@ public sealed class CellMeasurer
             // Rounds until the rule is satisfied: every target within the precision, or the cap.
             for (var i = 0; !cancellationToken.IsCancellationRequested && _window.Rounds.AnotherRound(Rps(repeats)); i++)
             {
-                var order = Enumerable.Range(0, sessions.Count);
+                var order = Enumerable.Range(0, sessions.Count).ToList();
+                Measurement? Marked(Measurement? m, int t) => m is not null && t < steady.Count && steady[t] == false
+                    ? m with { Limitations = m.Limitations.Append(StillCompiling).ToList() } : m;
                 var complete = true;
-                foreach (var t in i % 2 == 0 ? order : order.Reverse())
+                if (_window.Duet)
                 {
-                    var measurement = await MeasureWindowAsync(d => Run(sessions[t], d), participants[t], cancellationToken);
-                    if (measurement is null) { complete = false; break; } // a window cut short by a stop is not a measurement
-                    if (t < steady.Count && steady[t] == false)
-                        measurement = measurement with { Limitations = measurement.Limitations.Append(StillCompiling).ToList() };
-                    repeats[t].Add(measurement);
+                    // Every target's window at once: a swing of the machine lands on all sides of the round alike.
+                    var windows = await Task.WhenAll(order.Select(t => MeasureWindowAsync(d => Run(sessions[t], d), participants[t], cancellationToken)));
+                    complete = windows.All(w => w is not null);
+                    if (complete) foreach (var t in order) repeats[t].Add(Marked(windows[t], t)!);
                 }
+                else
+                    foreach (var t in i % 2 == 0 ? order : Enumerable.Reverse(order))
+                    {
+                        var measurement = Marked(await MeasureWindowAsync(d => Run(sessions[t], d), participants[t], cancellationToken), t);
+                        if (measurement is null) { complete = false; break; } // a window cut short by a stop is not a measurement
+                        repeats[t].Add(measurement);
+                    }
                 if (!complete) break;
                 roundFinished?.Invoke(repeats);
             }
@@ -123,6 +141,9 @@ public sealed class CellMeasurer
     /// window that catches them measures the compiler), up to the bound. True when steady, false when the bound came
     /// first, null where there is no runtime to ask (Mono compiles each method once, on its first call, within the warm-up).
     /// </summary>
+    /// <summary>Seconds of load this measurer spent holding .NET targets until their JIT stopped, beyond the planned warm-ups (charged to the run's budget).</summary>
+    public double SteadyLoadSeconds { get; private set; }
+
     private async Task<bool?> WarmUntilSteadyAsync(Func<TimeSpan, Task<DriverWindow>> run, RuntimeCounterSession? runtime, CancellationToken cancellationToken)
     {
         if (runtime is null || _window.SteadyBound <= TimeSpan.Zero) return null;
@@ -133,6 +154,7 @@ public sealed class CellMeasurer
             {
                 var from = DateTimeOffset.UtcNow;
                 await run(SteadyStep);
+                SteadyLoadSeconds += SteadyStep.TotalSeconds;
                 var jit = await runtime.JitMsPerSecondAsync(from, DateTimeOffset.UtcNow, cancellationToken);
                 if (jit is null || jit <= SteadyJitMsPerSecond) return true; // null: the runtime publishes no JIT time, nothing to wait for
                 if (DateTimeOffset.UtcNow >= deadline) return false;
@@ -145,6 +167,9 @@ public sealed class CellMeasurer
     private async Task<Measurement?> MeasureWindowAsync(Func<TimeSpan, Task<DriverWindow>> run, CellParticipant participant, CancellationToken cancellationToken)
     {
         var serverPid = participant.ServerPid;
+        // The driver's own counters, attached for this window only: a target started later by this process must not be counted with it.
+        using var driver = AttachDriver();
+        var driverBefore = driver?.Read();
         var startedAt = DateTimeOffset.UtcNow;
         var serverCpuBefore = serverPid is int p ? ProcessSampler.CpuSeconds(p) : null;
         var machineBefore = ProcessSampler.MachineBusySeconds();
@@ -154,6 +179,7 @@ public sealed class CellMeasurer
         var window = await run(_window.Duration);
         if (cancellationToken.IsCancellationRequested) return null;
         var countsAfter = participant.Counters?.Read();
+        var driverAfter = driver?.Read();
         var machineAfter = ProcessSampler.MachineBusySeconds();
         var stealAfter = ProcessSampler.StealSeconds();
         var serverCpuAfter = serverPid is int q ? ProcessSampler.CpuSeconds(q) : null;
@@ -169,7 +195,15 @@ public sealed class CellMeasurer
         {
             WindowStartedAt = startedAt, Threads = threads,
         };
+        if (driverBefore is not null && driverAfter is not null) measurement = WithCounts(measurement, CounterWindow.Between(driverBefore, driverAfter));
         return countsBefore is null || countsAfter is null ? measurement : WithCounts(measurement, CounterWindow.Between(countsBefore, countsAfter));
+    }
+
+    private CpuCounters? AttachDriver()
+    {
+        if (_window.DriverCounters is not CounterSet set) return null;
+        try { return CpuCounters.Attach(Environment.ProcessId, set); }
+        catch (CounterException) { return null; } // the run's counters line already says why
     }
 
     /// <summary>The CPU's counts of a window as its figures (each event's name is its figure's); a multiplexed window says its counts are scaled estimates.</summary>

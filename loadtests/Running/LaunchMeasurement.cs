@@ -64,12 +64,14 @@ public static class LaunchMeasurement
             run.Progress.CellStarted(count.Done, count.Total, $"{label}{launchText} ({string.Join(", ", participants.Select(p => p.Target.Plan.Name))})",
                 (count.Total - count.Done + participants.Count) * count.SecondsPerCell);
             var names = participants.Select(p => p.Target.Plan.Name).ToList();
-            var repeats = await new CellMeasurer(driver, options.Window).MeasureInterleavedAsync(
+            var measurer = new CellMeasurer(driver, options.Window);
+            var repeats = await measurer.MeasureInterleavedAsync(
                 participants.Select(p => new CellParticipant(p.Request, p.Target.Running?.ProcessId ?? p.Target.Plan.ExternalPid, p.Target.Cpu, p.Target.Counters)).ToList(), concurrency, cancellationToken, cold,
                 // A round's CV within the launch only means something when the launch has several rounds.
                 options.Repeats.MaxRepeat < 2 ? null : rounds => run.Progress.RoundFinished(label, rounds[0].Count, string.Join(", ", rounds.Select((r, i) =>
                     string.Create(CultureInfo.InvariantCulture, $"{names[i]} cv {100 * Spread.CoefficientOfVariation(r.Select(m => m.RequestsPerSecond).ToList()):0.0}%")))), rate);
             cold = false;
+            record.UnplannedLoad(measurer.SteadyLoadSeconds, participants.Count);
             for (var i = 0; i < participants.Count; i++)
             {
                 var key = record.Key(participants[i].Target.Plan.Name, planned.Id);

@@ -61,8 +61,10 @@ public sealed record RunOptions(
     PortRange? Ports = null,
     bool Crank = false,
     bool Counters = true,
-    TimeSpan? SteadyBound = null)
+    TimeSpan? SteadyBound = null,
+    bool Duet = false)
 {
+    // Duet: --duet, every target of a cell measured in the same windows (side by side) instead of in turn.
     // Counters: --counters, the CPU's instructions and cycles counted on every target where this machine allows (CpuCounting).
     // SteadyBound: --steady-bound, how much longer a .NET target's warm-up may go on while its runtime still compiles.
     // Threshold: --threshold, the change --compare-to gates on; null: the minimum effect the two runs recorded.
@@ -102,7 +104,12 @@ public sealed record RunOptions(
     public LeadRule Rule { get; init; } = Rule ?? LeadRule.Default;
 
     /// <summary>What each cell's windows are: all the cell's measurer is told.</summary>
-    public WindowSettings Window => new(Warmup, ColdWarmup, Duration, Repeats, KeepAlive, RequestTimeout) { SteadyBound = SteadyBound ?? WindowSettings.DefaultSteadyBound };
+    public WindowSettings Window => new(Warmup, ColdWarmup, Duration, Repeats, KeepAlive, RequestTimeout) 
+    {
+        SteadyBound = SteadyBound ?? WindowSettings.DefaultSteadyBound,
+        Duet = Duet,
+        DriverCounters = CpuCounting.Resolve(Counters).Set is null ? null : Measuring.CounterSet.Driver,
+    };
 
     /// <summary>The warm-up of a target's first cell: the cold one, where the JIT compiles the most.</summary>
     public TimeSpan ColdWarmup => FirstWarmup ?? Warmup;

@@ -73,7 +73,8 @@ public sealed class RunOrchestrator
                         pending = Unsettled(record);
                         if (pending.Count == 0) { stopped = $"every cell settled after {launch} launches"; break; }
                     }
-                    var next = _options.LaunchLoadSeconds(pending.Count * targets.Count);
+                    // The planned warm-ups and windows, and the holds until .NET targets' JIT stopped at the mean a target's cell took so far.
+                    var next = _options.LaunchLoadSeconds(pending.Count * targets.Count) + record.UnplannedPerTargetCell * pending.Count * targets.Count;
                     if (record.LoadSeconds + next > _options.BudgetSeconds)
                     {
                         stopped = $"the budget of {_options.BudgetSeconds:0} s of load after {launch} launches ({pending.Count} cell(s) not settled)";

@@ -81,8 +81,25 @@ public sealed class RunRecord
         Record(new JournalEntry(JournalEntry.IsCapacity, Now) { Capacity = cell, RequestsPerSecond = requestsPerSecond });
     public void Window(CellKey key, Measurement window) => Record(new JournalEntry(JournalEntry.IsWindow, Now) { Key = key, Window = window });
     public void Missed(CellKey key, string reason, string flag) => Record(new JournalEntry(JournalEntry.IsMissed, Now) { Key = key, Note = reason, Flag = flag });
-    public void LaunchEnded(int launchesRun, double loadSeconds) =>
-        Record(new JournalEntry(JournalEntry.IsLaunch, Now) { Launches = launchesRun, LoadSeconds = loadSeconds });
+    public void LaunchEnded(int launchesRun, double loadSeconds)
+    {
+        Record(new JournalEntry(JournalEntry.IsLaunch, Now) { Launches = launchesRun, LoadSeconds = loadSeconds + _unplannedLoad });
+        _unplannedLoad = 0;
+    }
+
+    /// <summary>Load the launch spent beyond its plan on a cell's targets (a .NET target held until its JIT stopped): charged to the budget when the launch ends.</summary>
+    public void UnplannedLoad(double seconds, int targets)
+    {
+        _unplannedLoad += seconds;
+        _unplannedTotal += seconds;
+        _targetCells += targets;
+    }
+
+    /// <summary>The mean unplanned load of one target's cell so far: the next launch's estimate of it, for the budget.</summary>
+    public double UnplannedPerTargetCell => _targetCells == 0 ? 0 : _unplannedTotal / _targetCells;
+
+    private double _unplannedLoad, _unplannedTotal;
+    private int _targetCells;
     public void Look(LookSpec look) => Record(new JournalEntry(JournalEntry.IsLook, Now) { Look = look });
     public void End(bool partial, string stopped) => Record(new JournalEntry(JournalEntry.IsEnd, Now) { Partial = partial, Note = stopped });
 

@@ -33,7 +33,7 @@ public static class RunSpecMapping
         options.Pin?.ToString(),
         MachineDescription.Current(),
         options.ServerHeader,
-        RunSpec.Interleaved,
+        options.Duet ? RunSpec.Duet : RunSpec.Interleaved,
         options.Repeats.Precision * 100,
         options.Repeats.MaxRepeat,
         options.ColdWarmup.TotalSeconds,
@@ -46,6 +46,7 @@ public static class RunSpecMapping
     {
         EquivalencePercent = options.Rule.Equivalence * 100,
         CpuCounters = CpuCounting.Resolve(options.Counters).Line,
+        SteadyBoundSeconds = options.Window.SteadyBound.TotalSeconds,
         Cores = options.Allotments.Select(a => a.ToSpec()).ToList(),
         Sequential = options.Rule.Design is SequentialDesign d
             ? new SequentialSpec(d.FirstLook, d.MaxLaunches, options.BudgetSeconds, 0, 0, $"the horizon of {options.Launches} launches", new List<LookSpec>())

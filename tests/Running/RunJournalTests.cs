@@ -105,6 +105,7 @@ public sealed class RunJournalTests : IDisposable
         ["Rates"] = "rates", ["Budget"] = "sequential.budgetSeconds", ["ServerCores"] = "cores",
         ["Insecure"] = "not recorded in the spec: each https target's tls says whether its certificate validated",
         ["Ports"] = "not recorded in the spec: each target's base URL shows the port it got",
+        ["Counters"] = "cpuCounters (what was counted, or the line saying why not)", ["SteadyBound"] = "steadyBoundSeconds", ["Duet"] = "schedule",
         ["Crank"] = "not recorded: it only adds crank's results lines on the terminal (a crank run's spec records its agents through import-crank)",
     };
 
@@ -117,7 +118,7 @@ public sealed class RunJournalTests : IDisposable
         var options = Parse("--targets", "kestrel,httplistener", "--endpoints", "time,echo-put", "--sizes", "4KB", "--concurrency", "7,9", "--keep-alive", "false",
             "--warmup", "0.25s", "--first-warmup", "1.5s", "--duration", "0.5s", "--max-repeat", "4", "--precision", "7%", "--json-items", "3",
             "--baseline-target", "httplistener", "--confidence", "95", "--min-effect", "4%", "--equivalence", "6%", "--server-header", "on", "--tcp-nodelay", "off",
-            "--rate", "1000", "--budget", "2m", "--max-launches", "9");
+            "--rate", "1000", "--budget", "2m", "--max-launches", "9", "--steady-bound", "7s", "--duet", "--counters", "off");
         var spec = Start(options).Spec;
         Assert.Equal(new[] { "kestrel", "httplistener" }, spec.Targets);
         Assert.Equal(new[] { "time", "echo-put" }, spec.Endpoints);
@@ -134,5 +135,8 @@ public sealed class RunJournalTests : IDisposable
         Assert.Equal((120.0, options.Launches), (spec.Sequential!.BudgetSeconds, spec.Sequential.MaxLaunches));
         Assert.Equal(CoresSpec.SharedLabel, Assert.Single(spec.Cores!).Label);
         Assert.Equal("socket", Assert.Single(spec.Drivers).Name);
+        Assert.Equal(7.0, spec.SteadyBoundSeconds);
+        Assert.Equal(RunSpec.Duet, spec.Schedule);
+        Assert.Equal(Comparator.Measuring.CounterAvailability.Off.Line, spec.CpuCounters);
     }
 }
