@@ -42,19 +42,20 @@ public static class CellBounds
                 k is null ? "n/a" : N(k.TimeInGcPercent, "0.0"),
                 k is null ? "n/a" : N(k.AllocatedBytesPerSecond / (1024 * 1024), "0.0"),
                 k is null ? "n/a" : N(k.LockContentionsPerSecond, "0.0"),
+                k?.JitMsPerSecond is double jit ? N(jit, "0.0") : "n/a",
             };
         }).ToList();
         return new TextTable(new[]
         {
             "endpoint", "size", "conc", "target", "bottleneck", "cores busy", "of usable", "in flight ms", "CPU µs/req (server+driver)", "switches/req", "server threads",
-            "pool threads", "pool queue", "items/s", "GCs 0/1/2", "time in GC %", "alloc MiB/s", "contentions/s",
+            "pool threads", "pool queue", "items/s", "GCs 0/1/2", "time in GC %", "alloc MiB/s", "contentions/s", "JIT ms/s",
         }, rows);
     }
 
     /// <summary>The results.csv columns this section shows, left out of the reports' every-cell tables.</summary>
     public static bool Shows(string column) => column is "cores_busy" or "in_flight_ms" or "cpu_us_per_request" or
         "switches_per_request" or "server_threads" or "server_cpus" or "voluntary_switches" or "involuntary_switches" or
-        "threadpool_threads" or "threadpool_queue" or "time_in_gc_pct" or "alloc_mb_per_s";
+        "threadpool_threads" or "threadpool_queue" or "time_in_gc_pct" or "alloc_mb_per_s" or "jit_ms_per_s";
 
     /// <summary>One line per target: where its context switches and threads came from, or why they are not available.</summary>
     public static IEnumerable<string> ThreadSources(RunResult run) =>
@@ -64,9 +65,11 @@ public static class CellBounds
                 ? "a service given by URL whose process was not found"
                 : "they are read from /proc, which this machine does not have"));
 
-    /// <summary>One line per target: whether its runtime counters were read, and why not where they were not.</summary>
+    /// <summary>One line per target: whether its runtime counters were read, and why not where they were not; then the CPU's counters: the run's line and each target's.</summary>
     public static IEnumerable<string> CounterSources(RunResult run) =>
-        run.Targets.Where(t => t.Measured && t.RuntimeCounters is not null).Select(t => $"{t.Name}: {t.RuntimeCounters}");
+        run.Targets.Where(t => t.Measured && t.RuntimeCounters is not null).Select(t => $"runtime counters of {t.Name}: {t.RuntimeCounters}")
+            .Concat(run.Spec.CpuCounters is string line ? new[] { line } : Array.Empty<string>())
+            .Concat(run.Targets.Where(t => t.Measured && t.CpuCounters is not null).Select(t => $"CPU counters of {t.Name}: {t.CpuCounters}"));
 
     private static string N(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
 }

@@ -40,7 +40,7 @@ public static class ReportSections
             sections.Add(CellBounds.Build(part) is TextTable bounds
                 ? new(CoreParts.Titled("What bounded each cell", part), CellBounds.Explanation, bounds)
                 {
-                    Lines = CellBounds.CounterSources(part).Select(l => "runtime counters of " + l).Concat(CellBounds.ThreadSources(part)).ToList(),
+                    Lines = CellBounds.CounterSources(part).Concat(CellBounds.ThreadSources(part)).ToList(),
                 }
                 : null);
         }
@@ -58,10 +58,15 @@ public static class ReportSections
     private static ReportSection? TableSection(string title, string explanation, TextTable? table, string? caption = null) =>
         table is null ? null : new(title, explanation, table) { Terminal = caption is null ? null : new(caption, table) };
 
-    /// <summary>Every cell's median repeat: the columns of results.csv but the runtime, keep-alive and those "What bounded each cell" shows.</summary>
+    /// <summary>
+    /// Every cell's median repeat: the columns of results.csv but the runtime, keep-alive and those "What bounded each cell"
+    /// shows; a column of the CPU's counters that no cell has (a machine without a PMU) is left out, the run's line says why.
+    /// </summary>
     private static TextTable EveryCell(RunResult run)
     {
-        var columns = CellColumns.All.Where(c => c.Name is not ("runtime" or "keep_alive") && !CellBounds.Shows(c.Name)).ToList();
+        var counted = Metrics.CountedFigures.Select(m => m.Column).OfType<string>().ToHashSet();
+        var columns = CellColumns.All.Where(c => c.Name is not ("runtime" or "keep_alive") && !CellBounds.Shows(c.Name))
+            .Where(c => !counted.Contains(c.Name) || run.Cells.Any(cell => cell.Summary is not null && c.Value(cell) is not null)).ToList();
         return new TextTable(columns.Select(c => c.Name).ToList(),
             run.Cells.Select(cell => (IReadOnlyList<string>)columns.Select(c => CellColumns.FormatFor(cell, c)).ToList()).ToList());
     }

@@ -175,6 +175,14 @@ public static class Metrics
         Capacity,
     };
 
+    /// <summary>The figures of the CPU's counters and the hypervisor's steal: absent on machines without them, so the reports show their columns only where some cell has them.</summary>
+    public static IReadOnlyList<MetricDescriptor> CountedFigures { get; } = new[]
+    {
+        InstructionsUser, InstructionsKernel, Cycles, BranchMisses, CacheMisses, DriverInstructions, StealSeconds,
+        InstructionsPerRequest, UserInstructionsPerRequest, KernelInstructionsPerRequest, CyclesPerRequest, InstructionsPerCycle, BranchMissesPerRequest,
+        CacheMissesPerRequest, DriverInstructionsPerRequest, StolenCores,
+    };
+
     /// <summary>The figures a window stores as values of its own.</summary>
     public static IReadOnlyList<MetricDescriptor> StoredFigures { get; } = All.Where(m => m.Storage == MetricStorage.Stored).ToList();
 
