@@ -87,7 +87,7 @@ public static class RunCommand
             CommandLine.One("--threshold", "PERCENT", "The change --compare-to counts as a regression. Default: the runs' recorded minimum effect; given, a side with one launch is gated on medians."),
             CommandLine.Flag("--crank", "Also print the results for crank's agent, when the comparator runs as crank's load job (crank/comparator.yml): " +
                 "a #StartJobStatistics block that crank keeps in its --json file, for `comparator import-crank`."),
-            CommandLine.Flag("--quick", "A short run: 1 launch, 1 round, warm-up 0.5s (cold cell 1s), duration 1s: no lead is claimed; explicit options win."),
+            CommandLine.Flag("--quick", "A short run: 1 launch, 1 round, warm-up 0.5s (cold cell 1s), duration 1s, no hold for a steady JIT: no lead is claimed; explicit options win."),
         };
 
     public static async Task<int> RunAsync(ParseResult parse)

@@ -139,16 +139,15 @@ public sealed class RuntimeCounterSession : IAsyncDisposable
     }
 
     /// <summary>
-    /// Milliseconds of JIT compilation per second over the samples that fall between two instants, once they
-    /// have arrived (the warm-up's question: has the runtime stopped compiling?); null when none fell there.
+    /// Milliseconds of JIT compilation per second in the newest sample that has arrived and stands wholly for time after
+    /// <paramref name="since"/> (the warm-up's question: has the runtime stopped compiling under this load?), without waiting
+    /// for the next one; null when none has arrived yet.
     /// </summary>
-    public async Task<double?> JitMsPerSecondAsync(DateTimeOffset start, DateTimeOffset end, CancellationToken cancellationToken)
+    public double? LatestJitMsPerSecond(DateTimeOffset since)
     {
-        await WaitForSamplesAsync(end, cancellationToken);
-        List<Sample> inside;
-        lock (_gate) inside = _samples.Where(s => s.Name == "time-in-jit" && s.At > start + HalfInterval && s.At <= end + HalfInterval).ToList();
-        var seconds = inside.Sum(s => s.IntervalSeconds);
-        return seconds > 0 ? inside.Sum(s => s.Value) / seconds : null;
+        lock (_gate)
+            return _samples.Where(s => s.Name == "time-in-jit" && s.At - TimeSpan.FromSeconds(s.IntervalSeconds) >= since && s.IntervalSeconds > 0)
+                .OrderBy(s => s.At).Select(s => (double?)(s.Value / s.IntervalSeconds)).LastOrDefault();
     }
 
     public async ValueTask DisposeAsync()

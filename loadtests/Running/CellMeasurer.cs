@@ -147,20 +147,19 @@ public sealed class CellMeasurer
     private async Task<bool?> WarmUntilSteadyAsync(Func<TimeSpan, Task<DriverWindow>> run, RuntimeCounterSession? runtime, CancellationToken cancellationToken)
     {
         if (runtime is null || _window.SteadyBound <= TimeSpan.Zero) return null;
-        var deadline = DateTimeOffset.UtcNow + _window.SteadyBound;
-        try
+        var start = DateTimeOffset.UtcNow;
+        var deadline = start + _window.SteadyBound;
+        // The load goes on step after step; each step asks the newest sample that stands wholly for loaded time (a sample
+        // arrives up to a second after its interval, so the answer lags a step rather than the load pausing for it).
+        for (var step = 1; !cancellationToken.IsCancellationRequested; step++)
         {
-            while (!cancellationToken.IsCancellationRequested)
-            {
-                var from = DateTimeOffset.UtcNow;
-                await run(SteadyStep);
-                SteadyLoadSeconds += SteadyStep.TotalSeconds;
-                var jit = await runtime.JitMsPerSecondAsync(from, DateTimeOffset.UtcNow, cancellationToken);
-                if (jit is null || jit <= SteadyJitMsPerSecond) return true; // null: the runtime publishes no JIT time, nothing to wait for
-                if (DateTimeOffset.UtcNow >= deadline) return false;
-            }
+            await run(SteadyStep);
+            SteadyLoadSeconds += SteadyStep.TotalSeconds;
+            var jit = runtime.LatestJitMsPerSecond(start);
+            if (jit <= SteadyJitMsPerSecond) return true;
+            if (jit is null && step >= 3) return null; // three seconds without a sample: the runtime publishes no JIT time to wait on
+            if (DateTimeOffset.UtcNow >= deadline) return runtime.LatestJitMsPerSecond(start) is null ? null : false; // no sample at all: nothing was known
         }
-        catch (OperationCanceledException) { }
         return null;
     }
 

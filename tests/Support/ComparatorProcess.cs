@@ -71,7 +71,16 @@ public static class ComparatorProcess
         };
         watched.Process.BeginOutputReadLine();
         watched.Process.BeginErrorReadLine();
-        await Task.WhenAny(seen.Task, watched.Process.WaitForExitAsync()).WaitAsync(Patience);
+        try
+        {
+            await Task.WhenAny(seen.Task, watched.Process.WaitForExitAsync()).WaitAsync(Patience);
+        }
+        catch (TimeoutException)
+        {
+            // What it printed says where it stood: the line it never reached is the test's question.
+            watched.Dispose();
+            throw new TimeoutException($"the comparator printed no '{marker}' within {Patience.TotalSeconds:0} s:\n{watched.Stderr}\n{watched.Stdout}");
+        }
         if (!seen.Task.IsCompleted)
         {
             watched.Dispose();
