@@ -104,7 +104,7 @@ public sealed class LaunchSession : IAsyncDisposable
         var (counters, countersNote) = TargetCounters.For(plan, running);
         var set = CpuCounting.Resolve(options.Counters).Set;
         var (cpu, cpuNote) = running is not null
-            ? (running.Counters, set is null ? null : running.CountersNote ?? "counted from its first instruction, every thread (inherited by the threads it starts)")
+            ? (running.Counters, set is null ? null : running.CountersNote ?? "not counted: the launcher opened no counters on it")
             : CpuCounting.AttachExternal(plan.ExternalPid, set);
         if (set is null) cpuNote = null; // the run's one line says why nothing is counted
         if (_first) _run.Record.Target(Info(plan, baseUrl.ToString().TrimEnd('/'), null) with { TcpNoDelay = running?.TcpNoDelay, RuntimeCounters = countersNote, CpuCounters = cpuNote });

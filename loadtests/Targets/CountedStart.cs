@@ -19,6 +19,9 @@ internal static class CountedStart
     private const string StopThenExec = "kill -STOP $$; exec \"$0\" \"$@\"";
     private static readonly TimeSpan StopWait = TimeSpan.FromSeconds(5);
 
+    /// <summary>What a target's note says of counters opened at its start.</summary>
+    public const string CountedNote = "counted from its first instruction, every thread (inherited by the threads it starts)";
+
     /// <summary>Makes the start info stop before the target runs (Linux only; elsewhere nothing changes).</summary>
     public static bool Wrap(ProcessStartInfo info)
     {
@@ -49,7 +52,7 @@ internal static class CountedStart
                 await Task.Delay(1, cancellationToken);
             }
             var counters = CpuCounters.OpenAtStart(process.Id, set);
-            return (counters, counters.NotCounted.Count > 0 ? "not counted: " + string.Join("; ", counters.NotCounted) : null);
+            return (counters, CountedNote + (counters.NotCounted.Count > 0 ? "; not counted: " + string.Join("; ", counters.NotCounted) : ""));
         }
         catch (CounterException e)
         {

@@ -29,6 +29,6 @@ public interface IStartedTarget : IAsyncDisposable
     /// <summary>The CPU's counters of its process, every thread, opened before its first instruction; null where not counted (<see cref="CountersNote"/> says why).</summary>
     Comparator.Measuring.CpuCounters? Counters => null;
 
-    /// <summary>Why its counters are not counted (or which events are not), or null.</summary>
+    /// <summary>How its counters were counted and which events were not, or why none were; null where none were asked.</summary>
     string? CountersNote => null;
 }

@@ -122,10 +122,18 @@ internal static class ThreadClock
 
     private static long NowNs() => ClockGetTime(ThreadCpuTime, out var t) == 0 ? t.Seconds * 1_000_000_000 + t.Nanoseconds : 0;
 
-    /// <summary>Spins until this thread has run the given microseconds on a CPU.</summary>
+    private static long _sink;
+
+    /// <summary>
+    /// Spins until this thread has run the given microseconds on a CPU: a thousand multiply-adds between clock reads,
+    /// so that most of the work is user-mode arithmetic (a thread clock read is a system call, not a vDSO call).
+    /// </summary>
     public static void SpinFor(int microseconds)
     {
         var until = NowNs() + microseconds * 1000L;
-        while (NowNs() < until) { }
+        long x = 1;
+        while (NowNs() < until)
+            for (var i = 0; i < 1000; i++) x = x * 31 + i;
+        System.Threading.Volatile.Write(ref _sink, x);
     }
 }
