@@ -41,28 +41,17 @@ public static class ProcFs
     /// Busy CPU seconds of every core so far, whoever used them: /proc/stat's first line, user + nice +
     /// system + irq + softirq + steal (idle and iowait left out).
     /// </summary>
-    public static double? MachineBusySeconds()
+    public static double? MachineBusySeconds() => CpuTimes()?.Busy;
+
+    /// <summary>/proc/stat's first line: the busy seconds of every core (as <see cref="MachineBusySeconds"/>) and, of them, the steal (its eighth field).</summary>
+    public static (double Busy, double Steal)? CpuTimes()
     {
         try
         {
             var fields = File.ReadLines("/proc/stat").First().Split(' ', StringSplitOptions.RemoveEmptyEntries);
             if (fields[0] != "cpu") return null;
             long Field(int i) => i < fields.Length ? long.Parse(fields[i], CultureInfo.InvariantCulture) : 0;
-            return (Field(1) + Field(2) + Field(3) + Field(6) + Field(7) + Field(8)) / TicksPerSecond;
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidOperationException)
-        {
-            return null;
-        }
-    }
-
-    /// <summary>Steal seconds of every core so far: /proc/stat's first line, its eighth field.</summary>
-    public static double? StealSeconds()
-    {
-        try
-        {
-            var fields = File.ReadLines("/proc/stat").First().Split(' ', StringSplitOptions.RemoveEmptyEntries);
-            return fields[0] == "cpu" && fields.Length > 8 ? long.Parse(fields[8], CultureInfo.InvariantCulture) / TicksPerSecond : null;
+            return ((Field(1) + Field(2) + Field(3) + Field(6) + Field(7) + Field(8)) / TicksPerSecond, Field(8) / TicksPerSecond);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidOperationException)
         {

@@ -55,8 +55,12 @@ public static class ProcessSampler
         : OperatingSystem.IsWindows() ? WindowsSystemTimes.BusySeconds()
         : null;
 
-    /// <summary>Seconds the hypervisor gave this machine's cores to other guests so far (/proc/stat's steal), Linux only; null elsewhere.</summary>
-    public static double? StealSeconds() => OperatingSystem.IsLinux() ? ProcFs.StealSeconds() : null;
+    /// <summary>
+    /// The machine's busy seconds (<see cref="MachineBusySeconds"/>) and the seconds the hypervisor gave its cores to other
+    /// guests so far (/proc/stat's steal, Linux only), from one read.
+    /// </summary>
+    public static (double? Busy, double? Steal) MachineTimes() =>
+        OperatingSystem.IsLinux() && ProcFs.CpuTimes() is { } t ? (t.Busy, t.Steal) : (MachineBusySeconds(), null);
 
     /// <summary>
     /// Context switches so far of every thread of the process (voluntary, involuntary), its thread count

@@ -135,15 +135,15 @@ public sealed class CellMeasurer
 
     private static readonly TimeSpan SteadyStep = TimeSpan.FromSeconds(1);
 
+    /// <summary>Seconds of load this measurer spent holding .NET targets until their JIT stopped, beyond the planned warm-ups (charged to the run's budget).</summary>
+    public double SteadyLoadSeconds { get; private set; }
+
     /// <summary>
     /// After the warm-up, a .NET target is loaded on in one-second steps while its runtime reports more than
     /// <see cref="SteadyJitMsPerSecond"/> of JIT (tiered compilation's rejits go on for seconds into a load, and a
     /// window that catches them measures the compiler), up to the bound. True when steady, false when the bound came
     /// first, null where there is no runtime to ask (Mono compiles each method once, on its first call, within the warm-up).
     /// </summary>
-    /// <summary>Seconds of load this measurer spent holding .NET targets until their JIT stopped, beyond the planned warm-ups (charged to the run's budget).</summary>
-    public double SteadyLoadSeconds { get; private set; }
-
     private async Task<bool?> WarmUntilSteadyAsync(Func<TimeSpan, Task<DriverWindow>> run, RuntimeCounterSession? runtime, CancellationToken cancellationToken)
     {
         if (runtime is null || _window.SteadyBound <= TimeSpan.Zero) return null;
@@ -158,7 +158,7 @@ public sealed class CellMeasurer
             var jit = runtime.LatestJitMsPerSecond(start);
             if (jit <= SteadyJitMsPerSecond) return true;
             if (jit is null && step >= 3) return null; // three seconds without a sample: the runtime publishes no JIT time to wait on
-            if (DateTimeOffset.UtcNow >= deadline) return runtime.LatestJitMsPerSecond(start) is null ? null : false; // no sample at all: nothing was known
+            if (DateTimeOffset.UtcNow >= deadline) return jit is null ? null : false; // no sample at all: nothing was known
         }
         return null;
     }
@@ -171,16 +171,14 @@ public sealed class CellMeasurer
         var driverBefore = driver?.Read();
         var startedAt = DateTimeOffset.UtcNow;
         var serverCpuBefore = serverPid is int p ? ProcessSampler.CpuSeconds(p) : null;
-        var machineBefore = ProcessSampler.MachineBusySeconds();
-        var stealBefore = ProcessSampler.StealSeconds();
+        var machineBefore = ProcessSampler.MachineTimes();
         var switchesBefore = serverPid is int t0 ? ProcessSampler.ThreadSwitches(t0) : null;
         var countsBefore = participant.Counters?.Read();
         var window = await run(_window.Duration);
         if (cancellationToken.IsCancellationRequested) return null;
         var countsAfter = participant.Counters?.Read();
         var driverAfter = driver?.Read();
-        var machineAfter = ProcessSampler.MachineBusySeconds();
-        var stealAfter = ProcessSampler.StealSeconds();
+        var machineAfter = ProcessSampler.MachineTimes();
         var serverCpuAfter = serverPid is int q ? ProcessSampler.CpuSeconds(q) : null;
         var switchesAfter = serverPid is int t1 ? ProcessSampler.ThreadSwitches(t1) : null;
         var rss = serverPid is int r ? ProcessSampler.PeakRssMb(r) : null;
@@ -189,8 +187,8 @@ public sealed class CellMeasurer
             ? new ThreadActivity(Math.Max(0, e.Voluntary - b.Voluntary), Math.Max(0, e.Involuntary - b.Involuntary), e.Threads, e.CpusAllowed)
             : null;
         var measurement = ToMeasurement(window, serverCpuAfter - serverCpuBefore, rss)
-            .With(Metrics.MachineCpuSeconds, machineAfter - machineBefore)
-            .With(Metrics.StealSeconds, stealAfter - stealBefore) with
+            .With(Metrics.MachineCpuSeconds, machineAfter.Busy - machineBefore.Busy)
+            .With(Metrics.StealSeconds, machineAfter.Steal - machineBefore.Steal) with
         {
             WindowStartedAt = startedAt, Threads = threads,
         };

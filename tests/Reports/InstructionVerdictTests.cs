@@ -17,9 +17,6 @@ namespace Comparator.Tests;
 /// </summary>
 public sealed class InstructionVerdictTests
 {
-    private static readonly TargetInfo WebApiSelfhost = new("webapi-selfhost", "Web API 2", "Mono 6.8", "Mono HttpListener", "http://127.0.0.1:1", false, true, null);
-    private static readonly TargetInfo WcfClassic = new("wcf-classic", "classic WCF", "Mono 6.8", "Mono HttpListener", "http://127.0.0.1:2", false, true, null);
-
     /// <summary>One launch's window: req/s over one second, server CPU in cores, instructions per request split 80/20 user/kernel (null: not counted).</summary>
     private static Measurement W(int launch, double rps, double cores, double? instructions) =>
         (instructions is double i
@@ -44,7 +41,7 @@ public sealed class InstructionVerdictTests
         var run = sample with
         {
             Spec = sample.Spec with { BaselineTarget = "webapi-selfhost", Targets = new[] { "wcf-classic", "webapi-selfhost" } },
-            Targets = new[] { WcfClassic, WebApiSelfhost },
+            Targets = new[] { VerdictTests.WcfClassic, VerdictTests.WebApiSelfhost },
             Cells = new[] { wcf, webapi },
         };
         return run with { Verdicts = PairVerdicts.Build(run) };
