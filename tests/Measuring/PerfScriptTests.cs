@@ -55,3 +55,35 @@ public sealed class PerfScriptTests
         Assert.Equal(("worker;main;(wrapper runtime-invoke) x;[libz.so.1]", 2), Assert.Single(folded));
     }
 }
+
+/// <summary>The layers of profile-layers.json on real frames of both stacks: by the declaring type, never by an argument's type.</summary>
+public sealed class StackLayersTests
+{
+    private static readonly System.Collections.Generic.IReadOnlyList<LayerRule> Rules =
+        StackLayers.Load(Path.Combine(Comparator.Targets.BuildLayout.Discover().RepositoryRoot, "profile-layers.json"));
+
+    [Theory]
+    [InlineData("System.Web.Http.Dispatcher.HttpRoutingDispatcher:SendAsync (System.Net.Http.HttpRequestMessage,System.Threading.CancellationToken)", "/tmp/perf-1.map", "framework pipeline")]
+    [InlineData("Comparator.ListenerHosting.ListenerService/<AcceptLoopAsync>d__5:MoveNext ()", "/tmp/perf-1.map", "project glue")]
+    [InlineData("System_Threading_Tasks_Task_FinishContinuations", "/usr/lib/mono/aot-cache/amd64/mscorlib.dll.so", "runtime")]
+    [InlineData("instance void [Microsoft.AspNetCore.Mvc.NewtonsoftJson] Microsoft.AspNetCore.Mvc.Formatters.NewtonsoftJsonOutputFormatter+<WriteResponseBodyAsync>d__13::MoveNext()[OptimizedTier1]", "/tmp/perf-2.map", "framework pipeline")]
+    [InlineData("instance void [Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets] Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets.Internal.IOQueue::Schedule(class [System.Runtime]System.Action`1<object>,object)[OptimizedTier1]", "/tmp/perf-2.map", "host and listener")]
+    [InlineData("void [Newtonsoft.Json] Newtonsoft.Json.JsonTextWriter::WriteValue(string)[OptimizedTier1]", "/tmp/perf-2.map", "serialization")]
+    [InlineData("pvm_irq_enable", "[kernel.kallsyms]", "kernel")]
+    [InlineData("[unknown]", "/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.12/libcoreclr.so", "runtime")]
+    public void A_frame_belongs_to_the_layer_of_the_type_that_declares_its_method(string symbol, string dso, string layer)
+    {
+        Assert.Equal(layer, StackLayers.Of(new StackFrame(symbol, dso), Rules));
+    }
+
+    [Fact]
+    public void A_sample_counts_for_its_leaf_most_claimed_frame()
+    {
+        var samples = PerfScript.Parse(new StringReader(File.ReadAllText(Path.Combine(System.AppContext.BaseDirectory, "Fixtures", "perf-script-mono.txt"))));
+
+        // Its leaf is mscorlib's Dictionary enumerator (AOT: System_Collections_Generic_...): the runtime's base library.
+        Assert.Equal("runtime", StackLayers.Of(samples[0], Rules));
+        var shares = StackLayers.Shares(samples, Rules);
+        Assert.Equal(1.0, shares.Sum(s => s.Share), 9);
+    }
+}
