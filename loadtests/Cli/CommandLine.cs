@@ -52,6 +52,7 @@ public static class CommandLine
             SoakCommand.Define(),
             BenchDriverCommand.Define(),
             CalibrateCommand.Define(),
+            ProfileCommand.Define(),
             SimulateCommand.Define(),
             DiffCommand.Define(),
             ReportCommand.Define(),

@@ -17,12 +17,16 @@ public static class JournaledRun
 {
     /// <summary>Measures (<paramref name="measure"/> is handed the journal) into a new directory under <paramref name="outDirectory"/>.</summary>
     /// <returns>the run's report, built once: its files were written from it, and the terminal prints from it</returns>
-    public static async Task<(RunReport Report, string Directory)> MeasureAsync(string outDirectory, Func<RunJournal, Task<RunResult>> measure)
+    public static Task<(RunReport Report, string Directory)> MeasureAsync(string outDirectory, Func<RunJournal, Task<RunResult>> measure) =>
+        MeasureAsync(outDirectory, (journal, _) => measure(journal));
+
+    /// <summary>The same, <paramref name="measure"/> told the run directory too (a profile pass writes its files there).</summary>
+    public static async Task<(RunReport Report, string Directory)> MeasureAsync(string outDirectory, Func<RunJournal, string, Task<RunResult>> measure)
     {
         var directory = OutputFiles.CreateNewDirectory(outDirectory, "", DateTimeOffset.UtcNow);
         RunResult run;
         using (var journal = RunJournal.Create(directory))
-            run = await measure(journal);
+            run = await measure(journal, directory);
         var report = new RunReport(run);
         RunDirectory.WriteInto(report, directory);
         return (report, directory);

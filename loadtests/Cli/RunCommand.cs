@@ -27,7 +27,7 @@ public static class RunCommand
         var run = new Command("run",
             "Verify the targets, measure every cell (target x endpoint x size x concurrency x driver), write results.json, results.csv, " +
             "report.md and report.html into a new run directory, and print the side-by-side table. The default command.");
-        foreach (var option in Options()) run.Options.Add(option);
+        foreach (var option in Options().Concat(ProfileCommand.PassOptions())) run.Options.Add(option);
         run.SetAction(parse => RunAsync(parse));
         return run;
     }
@@ -87,6 +87,8 @@ public static class RunCommand
             CommandLine.One("--threshold", "PERCENT", "The change --compare-to counts as a regression. Default: the runs' recorded minimum effect; given, a side with one launch is gated on medians."),
             CommandLine.Flag("--crank", "Also print the results for crank's agent, when the comparator runs as crank's load job (crank/comparator.yml): " +
                 "a #StartJobStatistics block that crank keeps in its --json file, for `comparator import-crank`."),
+            CommandLine.Flag("--profile", "After the measured windows, sample every target in a pass of its own (see `comparator profile`): " +
+                "where each stack's work goes, by layer; profile.html in the run directory. No judged figure comes from it."),
             CommandLine.Flag("--quick", "A short run: 1 launch, 1 round, warm-up 0.5s (cold cell 1s), duration 1s, no hold for a steady JIT: no lead is claimed; explicit options win."),
         };
 
@@ -113,10 +115,11 @@ public static class RunCommand
             progress.Message($"run: warning: --budget {options.BudgetSeconds:0}s buys fewer than {first.FirstLook} launches of every cell " +
                              $"({options.LaunchLoadSeconds(options.CellCount):0} s each), and the rule first judges at {first.FirstLook}: no cell will be settled");
         var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, ports: options.Ports, counters: CpuCounting.Resolve(options.Counters).Set);
-        var (report, directory) = await JournaledRun.MeasureAsync(options.OutDirectory, journal =>
+        var (report, directory) = await JournaledRun.MeasureAsync(options.OutDirectory, async (journal, runDirectory) =>
         {
             Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p, Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal);
-            return SpectreProgress.Usable ? SpectreProgress.RunAsync(options.CellCount * options.Launches, Run) : Run(progress);
+            var measured = await (SpectreProgress.Usable ? SpectreProgress.RunAsync(options.CellCount * options.Launches, Run) : Run(progress));
+            return await ProfiledAsync(measured, options, drivers, layout, journal, runDirectory, progress, stop.Token);
         });
 
         var run = report.Run;
@@ -146,6 +149,19 @@ public static class RunCommand
         Console.Write(markdown);
         PrintVerdict(report);
         return DiffCommand.ExitCode(diff);
+    }
+
+    /// <summary>
+    /// The run with its profile pass (--profile), taken after the run's end and journaled after it: the measured windows are
+    /// the same with and without it. A run stopped by the user is not profiled.
+    /// </summary>
+    public static async Task<RunResult> ProfiledAsync(RunResult run, RunOptions options, IReadOnlyList<Drivers.ILoadDriver> drivers, BuildLayout layout,
+        RunJournal journal, string directory, IRunProgress progress, CancellationToken cancellationToken)
+    {
+        if (options.Profile is null || cancellationToken.IsCancellationRequested) return run;
+        var profile = await Profiling.ProfilePass.RunAsync(options, drivers, layout, directory, progress, cancellationToken);
+        journal.Append(new JournalEntry(JournalEntry.IsProfile, DateTimeOffset.UtcNow) { Profile = profile });
+        return run with { Profile = profile };
     }
 
     /// <summary>The verdict, the last thing a run prints: who leads, by how much, at what cost, and what the figures cannot say.</summary>

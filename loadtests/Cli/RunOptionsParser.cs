@@ -53,22 +53,22 @@ public static class RunOptionsParser
         var firstWarmup = a.Value("--first-warmup") is string fw ? Duration("--first-warmup", fw, allowZero: true)
             : a.Value("--warmup") is not null ? warmup
             : Duration("--first-warmup", quick ? QuickFirstWarmup : DefaultFirstWarmup, allowZero: true);
-        var duration = Duration("--duration", a.Value("--duration") ?? (quick ? "1s" : DefaultDuration), allowZero: false);
+        var duration = Duration("--duration", Optional(a, "--duration") ?? (quick ? "1s" : DefaultDuration), allowZero: false);
         var repeats = Repeats(a, quick);
-        var fixedLaunches = a.Value("--launches") is string l ? PositiveInt("--launches", l, 50) : quick ? 1 : (int?)null;
-        if (fixedLaunches is not null && (a.Value("--budget") is not null || a.Value("--max-launches") is not null))
+        var fixedLaunches = Optional(a, "--launches") is string l ? PositiveInt("--launches", l, 50) : quick ? 1 : (int?)null;
+        if (fixedLaunches is not null && (Optional(a, "--budget") is not null || Optional(a, "--max-launches") is not null))
             throw new UsageException("run: --launches N is a fixed count; --budget and --max-launches shape the launches added until cells settle: use one or the other");
         // --max-launches caps the horizon; the budget plans it (WithHorizonOfTheBudget).
-        var maxLaunches = a.Value("--max-launches") is string ml ? PositiveInt("--max-launches", ml, 50) : SequentialDesign.DefaultMaxLaunches;
+        var maxLaunches = Optional(a, "--max-launches") is string ml ? PositiveInt("--max-launches", ml, 50) : SequentialDesign.DefaultMaxLaunches;
         if (maxLaunches < SequentialDesign.DefaultFirstLook)
             throw new UsageException($"run: --max-launches takes {SequentialDesign.DefaultFirstLook} to 50 (the first judgment is at {SequentialDesign.DefaultFirstLook} launches), not '{maxLaunches}'");
         var design = fixedLaunches is null ? new SequentialDesign(SequentialDesign.DefaultFirstLook, maxLaunches) : null;
-        var budget = design is null ? (TimeSpan?)null : Duration("--budget", a.Value("--budget") ?? DefaultBudget, allowZero: false);
+        var budget = design is null ? (TimeSpan?)null : Duration("--budget", Optional(a, "--budget") ?? DefaultBudget, allowZero: false);
         var launches = fixedLaunches ?? maxLaunches;
         var rule = new LeadRule(
-            a.Value("--confidence") is string c ? Percent("run", "--confidence", c, 50, 99.99) : LeadRule.DefaultConfidence,
-            a.Value("--min-effect") is string m ? Percent("run", "--min-effect", m, 0, 50, allowZero: true) : LeadRule.DefaultMinEffect,
-            a.Value("--equivalence") is string e ? Percent("run", "--equivalence", e, 0, 50, example: "5%") : LeadRule.DefaultEquivalence,
+            Optional(a, "--confidence") is string c ? Percent("run", "--confidence", c, 50, 99.99) : LeadRule.DefaultConfidence,
+            Optional(a, "--min-effect") is string m ? Percent("run", "--min-effect", m, 0, 50, allowZero: true) : LeadRule.DefaultMinEffect,
+            Optional(a, "--equivalence") is string e ? Percent("run", "--equivalence", e, 0, 50, example: "5%") : LeadRule.DefaultEquivalence,
             design);
         var jsonItems = a.Value("--json-items") is string j
             ? (JsonSample.TryParseItems(j, out var n) ? n : throw new UsageException($"run: --json-items takes 0 to {JsonSample.MaxItems}, not '{j}'"))
@@ -92,16 +92,40 @@ public static class RunOptionsParser
             baseline, a.Value("--out") ?? layout.ResultsDirectory, timeout,
             drivers, CpuPin.Parse(a.Value("--pin")).OrUsage(),
             Optional(a, "--compare-to"), Optional(a, "--threshold") is string threshold ? Percent("run", "--threshold", threshold, 0, 100, example: "5%") : null, a.OnOff("--server-header"), firstWarmup, launches, rule,
-            a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget, ServerCores(a.Value("--server-cores"), a.Value("--pin"), targets),
+            a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget, ServerCores(Optional(a, "--server-cores"), a.Value("--pin"), targets),
             Insecure: a.Defines("--insecure") && a.Flag("--insecure"), Ports: a.Defines("--ports") ? a.Ports() : null,
             Crank: a.Defines("--crank") && a.Flag("--crank"),
             Counters: !a.Defines("--counters") || a.OnOff("--counters", absent: true),
             // --quick is a smoke test: no lead is claimed, so its targets are not held until their JIT stops either.
             SteadyBound: a.Defines("--steady-bound") && a.Value("--steady-bound") is string steady ? Duration("--steady-bound", steady, allowZero: true)
                 : quick ? TimeSpan.Zero : null,
-            Duet: a.Defines("--duet") && a.Flag("--duet"));
+            Duet: a.Defines("--duet") && a.Flag("--duet"),
+            Profile: a.Defines("--profile") && a.Flag("--profile") ? Profile(a, layout) : null);
         return design is null ? options : WithHorizonOfTheBudget(options, design);
     }
+
+    /// <summary>
+    /// The profile pass's settings (--profile-duration, --layers, --perf), its layers read now: a user's file that cannot be read
+    /// is refused before any target starts.
+    /// </summary>
+    public static ProfileSettings Profile(ArgumentReader a, BuildLayout layout)
+    {
+        var duration = a.Defines("--profile-duration") && a.Value("--profile-duration") is string d ? Duration("--profile-duration", d, allowZero: false, a.CommandName)
+            : ProfileSettings.DefaultDuration;
+        try
+        {
+            var project = Measuring.StackLayers.Load(layout.ProfileLayersFile);
+            if (!a.Defines("--layers") || a.Value("--layers") is not string user) return new ProfileSettings(duration, project, layout.ProfileLayersFile, Perf(a));
+            if (!System.IO.File.Exists(user)) throw new UsageException($"--layers: no file at {user}");
+            return new ProfileSettings(duration, Measuring.StackLayers.Extend(Measuring.StackLayers.Load(user), project), $"{user}, then {layout.ProfileLayersFile}", Perf(a));
+        }
+        catch (System.IO.InvalidDataException e)
+        {
+            throw new UsageException($"--layers: {e.Message}");
+        }
+    }
+
+    private static string? Perf(ArgumentReader a) => a.Defines("--perf") ? a.Value("--perf") : null;
 
     /// <summary>
     /// The design's horizon, planned before any data: the launches of every cell the budget is sure to
@@ -187,9 +211,9 @@ public static class RunOptionsParser
     /// </summary>
     private static RepeatRule Repeats(ArgumentReader a, bool quick)
     {
-        var precision = a.Value("--precision") is string p ? Percent("run", "--precision", p, 0, 100, example: "5% or 2.5") : RepeatRule.DefaultPrecision;
-        var fixedCount = a.Value("--repeat");
-        var max = a.Value("--max-repeat");
+        var precision = Optional(a, "--precision") is string p ? Percent("run", "--precision", p, 0, 100, example: "5% or 2.5") : RepeatRule.DefaultPrecision;
+        var fixedCount = Optional(a, "--repeat");
+        var max = Optional(a, "--max-repeat");
         if (fixedCount is not null && max is not null)
             throw new UsageException("run: use --repeat N (a fixed count) or --max-repeat N (repeat until --precision), not both");
         if (fixedCount is not null)

@@ -1,11 +1,9 @@
 using System.IO;
 using System.Text.Json;
 using System.Text.RegularExpressions;
+using Comparator.Results;
 
 namespace Comparator.Measuring;
-
-/// <summary>One layer's rule: the type prefixes and the files whose frames belong to it.</summary>
-public sealed record LayerRule(string Layer, IReadOnlyList<string> Types, IReadOnlyList<string> Files);
 
 /// <summary>
 /// The layers a reviewer reads a profile by (profile-layers.json, data a user can extend): each sample counts for the
@@ -18,14 +16,35 @@ public static partial class StackLayers
 {
     public const string Unattributed = "unattributed";
 
+    /// <summary>The name of the project's own rules, at the repository's root (beside the tool when installed).</summary>
+    public const string FileName = "profile-layers.json";
+
+    /// <summary>
+    /// The rules of one file: {"layers": [{"layer": NAME, "types": [PREFIX...], "files": [NAME...]}...]}. A file that cannot be
+    /// read or is not of this shape is an <see cref="InvalidDataException"/> with one line naming it.
+    /// </summary>
     public static IReadOnlyList<LayerRule> Load(string path)
     {
-        using var doc = JsonDocument.Parse(File.ReadAllText(path));
-        return doc.RootElement.GetProperty("layers").EnumerateArray().Select(e => new LayerRule(
-            e.GetProperty("layer").GetString()!,
-            e.TryGetProperty("types", out var t) ? t.EnumerateArray().Select(x => x.GetString()!).ToList() : new List<string>(),
-            e.TryGetProperty("files", out var f) ? f.EnumerateArray().Select(x => x.GetString()!).ToList() : new List<string>())).ToList();
+        try
+        {
+            using var doc = JsonDocument.Parse(File.ReadAllText(path));
+            if (!doc.RootElement.TryGetProperty("layers", out var layers) || layers.ValueKind != JsonValueKind.Array)
+                throw new InvalidDataException($"{path}: no \"layers\" array");
+            return layers.EnumerateArray().Select(e => new LayerRule(
+                e.TryGetProperty("layer", out var name) && name.GetString() is { Length: > 0 } n ? n : throw new InvalidDataException($"{path}: a layer without a \"layer\" name"),
+                Strings(e, "types"), Strings(e, "files"))).ToList();
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or JsonException or InvalidOperationException)
+        {
+            throw new InvalidDataException($"{path}: {e.Message}");
+        }
     }
+
+    private static IReadOnlyList<string> Strings(JsonElement layer, string property) =>
+        layer.TryGetProperty(property, out var list) ? list.EnumerateArray().Select(x => x.GetString() ?? "").Where(x => x.Length > 0).ToList() : new List<string>();
+
+    /// <summary>A user's rules before the project's: the first rule that claims a frame wins, so a user's namespace in "service" is the service's.</summary>
+    public static IReadOnlyList<LayerRule> Extend(IReadOnlyList<LayerRule> user, IReadOnlyList<LayerRule> project) => user.Concat(project).ToList();
 
     // .NET: the last "[Assembly] Type::" before the argument list.
     [GeneratedRegex(@"\]\s*(?<type>[^\s\[\]:()]+)::[^:(]*\(")]
@@ -67,10 +86,27 @@ public static partial class StackLayers
     }
 
     /// <summary>Each layer's share of the samples (weighted by their periods), largest first.</summary>
-    public static IReadOnlyList<(string Layer, double Share)> Shares(IReadOnlyList<StackSample> samples, IReadOnlyList<LayerRule> rules)
+    public static IReadOnlyList<LayerShare> Shares(IReadOnlyList<StackSample> samples, IReadOnlyList<LayerRule> rules)
     {
         var total = samples.Sum(s => (double)s.Period);
-        return total <= 0 ? new List<(string, double)>()
-            : samples.GroupBy(s => Of(s, rules)).Select(g => (g.Key, g.Sum(s => (double)s.Period) / total)).OrderByDescending(x => x.Item2).ToList();
+        return total <= 0 ? new List<LayerShare>()
+            : samples.GroupBy(s => Of(s, rules)).Select(g => new LayerShare(g.Key, g.Sum(s => (double)s.Period) / total)).OrderByDescending(x => x.Share).ToList();
+    }
+
+    /// <summary>The frames that were the leaf of the most samples (their self time), with their layers, the largest first.</summary>
+    public static IReadOnlyList<FrameShare> TopFrames(IReadOnlyList<StackSample> samples, IReadOnlyList<LayerRule> rules, int count)
+    {
+        var total = samples.Sum(s => (double)s.Period);
+        if (total <= 0) return new List<FrameShare>();
+        return samples.Where(s => s.Frames.Count > 0).GroupBy(s => s.Frames[^1].Folded)
+            .Select(g => new FrameShare(g.Key, Of(g.First().Frames[^1], rules), g.Sum(s => (double)s.Period) / total))
+            .OrderByDescending(f => f.Share).ThenBy(f => f.Frame, StringComparer.Ordinal).Take(count).ToList();
+    }
+
+    /// <summary>The share of sampled frames that have a name (a JIT map's method, a symbol); the rest perf could place only in their file.</summary>
+    public static double NamedShare(IReadOnlyList<StackSample> samples)
+    {
+        var frames = samples.Sum(s => s.Frames.Count);
+        return frames == 0 ? 0 : (double)samples.Sum(s => s.Frames.Count(f => f.Symbol != "[unknown]")) / frames;
     }
 }

@@ -26,7 +26,7 @@ public static class Exporters
 {
     public static IReadOnlyList<IExporter> All { get; } = new IExporter[]
     {
-        new JsonReport(), new CsvReport(), new MarkdownReport(), new ChartFiles(), new HtmlReport(), new SummaryReport(), new ConsoleReport(),
+        new JsonReport(), new CsvReport(), new MarkdownReport(), new ChartFiles(), new HtmlReport(), new SummaryReport(), new ProfileFiles(), new ConsoleReport(),
     };
 
     /// <summary>The exporters that write into a run directory.</summary>

@@ -51,6 +51,7 @@ public static class ReportSections
         }
         sections.Add(new("Every cell (median repeat)", Table: EveryCell(run)));
         sections.Add(Flags(run));
+        if (run.Profile is ProfileResult profile) sections.AddRange(ProfileReport.Sections(profile));
         return sections.OfType<ReportSection>().ToList();
     }
 

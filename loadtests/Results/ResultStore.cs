@@ -22,6 +22,9 @@ public static class ResultStore
     public static string Serialize(RunResult run, bool indented) =>
         indented ? Serialize(run) : JsonSerializer.Serialize(Current(run), new JsonSerializerOptions(Options) { WriteIndented = false });
 
+    /// <summary>profile.json of the profile command: the profile alone, in the same shape.</summary>
+    public static string Serialize(ProfileResult profile) => JsonSerializer.Serialize(profile, Options);
+
     private static RunResult Current(RunResult run) => run with { SchemaVersion = RunResult.CurrentSchemaVersion };
 
     /// <summary>

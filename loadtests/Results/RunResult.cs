@@ -25,6 +25,9 @@ public sealed record RunResult(
     /// 4: a verdict keyed by its cell (CellVerdict.Key, the driver included) with the flag that paced it
     /// (PacedBy); files before 4 are judged again on reading too.
     public const int CurrentSchemaVersion = 4;
+
+    /// <summary>Where each target's work went (run --profile): sampled in a pass of its own after the measured windows; null when not asked.</summary>
+    public ProfileResult? Profile { get; init; }
     public const int OldestReadableSchemaVersion = 1;
 }
 
@@ -127,6 +130,9 @@ public sealed record RunSpec(
 
     /// <summary>How much longer a .NET target's warm-up could go on while its JIT still compiled (--steady-bound), in seconds; null in files saved before it existed.</summary>
     public double? SteadyBoundSeconds { get; init; }
+
+    /// <summary>Seconds each target was sampled per cell in the profile pass after the measured windows (--profile); null when not profiled.</summary>
+    public double? ProfileSeconds { get; init; }
 
     // Cores: every allotment of cores the cells were measured under (--server-cores), in order; null in files saved before it was recorded.
     // EquivalencePercent: the margin within which two figures are called equivalent; null before it existed (5% is assumed).

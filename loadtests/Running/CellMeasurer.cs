@@ -120,6 +120,18 @@ public sealed class CellMeasurer
         return repeats;
     }
 
+    /// <summary>
+    /// One target's warm-up alone (the cold one for its first cell), then, for a .NET target, the hold until its JIT is steady:
+    /// what precedes a window, for a pass that loads one target at a time without measuring it (a profile). Null where there was no
+    /// runtime to wait on, true when steady, false when the bound came first.
+    /// </summary>
+    public async Task<bool?> WarmAsync(IDriverSession session, RuntimeCounterSession? runtime, bool cold, CancellationToken cancellationToken)
+    {
+        var warmup = cold ? _window.ColdWarmup : _window.Warmup;
+        if (warmup > TimeSpan.Zero) await session.RunAsync(warmup, cancellationToken);
+        return await WarmUntilSteadyAsync(d => session.RunAsync(d, cancellationToken), runtime, cancellationToken);
+    }
+
     private static IReadOnlyList<IReadOnlyList<double>> Rps(List<List<Measurement>> repeats) =>
         repeats.Select(r => (IReadOnlyList<double>)r.Select(m => m.RequestsPerSecond).ToList()).ToList();
 

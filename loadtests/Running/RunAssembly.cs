@@ -19,7 +19,7 @@ public static class RunAssembly
         var targets = record.Targets.Select(t => record.LaunchFailuresOf(t.Name) is { } f ? t with { LaunchFailures = f.ToList() } : t).ToList();
         var result = new RunResult(record.Start.SchemaVersion, Spec(record), record.Start.StartedAt, finishedAt, partial, targets, record.Checks.ToList(),
             DriverAgreement.Flag(cells));
-        return result with { Verdicts = judge(result) };
+        return result with { Verdicts = judge(result), Profile = record.Profile };
     }
 
     /// <summary>The run so far, for the sequential design's look: the cells as measured, judged by the same rule.</summary>

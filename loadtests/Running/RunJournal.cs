@@ -32,6 +32,7 @@ public sealed record JournalEntry(string Event, DateTimeOffset At)
     public const string IsLaunch = "launch";         // Launches, LoadSeconds: a launch ended
     public const string IsLook = "look";             // Look: the sequential design's look after a launch
     public const string IsEnd = "end";               // Partial, Note (why the run stopped adding launches)
+    public const string IsProfile = "profile";       // Profile: the profile pass after the run's end (run --profile)
 
     public RunStart? Start { get; init; }
     public TargetInfo? Target { get; init; }
@@ -47,6 +48,7 @@ public sealed record JournalEntry(string Event, DateTimeOffset At)
     public double? LoadSeconds { get; init; }
     public LookSpec? Look { get; init; }
     public bool? Partial { get; init; }
+    public ProfileResult? Profile { get; init; }
 }
 
 /// <summary>

@@ -29,6 +29,15 @@ public sealed record RateSpec(double? PerSecond, double? ShareOfCapacity)
         : (ShareOfCapacity!.Value * 100).ToString("0.#", System.Globalization.CultureInfo.InvariantCulture) + "% of the lower closed-loop capacity of the compared targets";
 }
 
+/// <summary>
+/// What a profile pass samples: each target under each closed-loop cell's load for <paramref name="Duration"/>, its frames read by
+/// <paramref name="Layers"/> (a user's --layers file, then the project's profile-layers.json), with perf at <paramref name="Perf"/> (null: on PATH).
+/// </summary>
+public sealed record ProfileSettings(TimeSpan Duration, IReadOnlyList<LayerRule> Layers, string LayersFile, string? Perf)
+{
+    public static readonly TimeSpan DefaultDuration = TimeSpan.FromSeconds(5);
+}
+
 /// <summary>Everything `run` was asked to do, validated.</summary>
 public sealed record RunOptions(
     IReadOnlyList<TargetPlan> Targets,
@@ -62,8 +71,10 @@ public sealed record RunOptions(
     bool Crank = false,
     bool Counters = true,
     TimeSpan? SteadyBound = null,
-    bool Duet = false)
+    bool Duet = false,
+    ProfileSettings? Profile = null)
 {
+    // Profile: --profile (or the profile command), a sampling profile of every target per closed-loop cell, in a pass after the measured windows.
     // Duet: --duet, every target of a cell measured in the same windows (side by side) instead of in turn.
     // Counters: --counters, the CPU's instructions and cycles counted on every target where this machine allows (CpuCounting).
     // SteadyBound: --steady-bound, how much longer a .NET target's warm-up may go on while its runtime still compiles.

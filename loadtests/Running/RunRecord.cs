@@ -56,6 +56,9 @@ public sealed class RunRecord
     /// <summary>When the last change was recorded: a finished run's end.</summary>
     public DateTimeOffset LastAt { get; private set; }
 
+    /// <summary>The profile pass's result, when the run had one (it comes after the run's end).</summary>
+    public ProfileResult? Profile { get; private set; }
+
     public IReadOnlyList<string>? LaunchFailuresOf(string target) => _launchFailures.TryGetValue(target, out var list) ? list : null;
     public IReadOnlyList<Measurement>? WindowsOf(CellKey key) => _windows.TryGetValue(key, out var list) ? list : null;
     public (string Reason, string Flag)? MissedOf(CellKey key) => _missed.TryGetValue(key, out var why) ? why : null;
@@ -134,6 +137,7 @@ public sealed class RunRecord
             case JournalEntry.IsLaunch: (LaunchesRun, LoadSeconds) = (e.Launches!.Value, e.LoadSeconds!.Value); break;
             case JournalEntry.IsLook: _looks.Add(e.Look!); break;
             case JournalEntry.IsEnd: (Partial, Stopped) = (e.Partial, e.Note ?? Stopped); break;
+            case JournalEntry.IsProfile: Profile = e.Profile; break;
         }
     }
 }

@@ -47,6 +47,7 @@ public static class RunSpecMapping
         EquivalencePercent = options.Rule.Equivalence * 100,
         CpuCounters = CpuCounting.Resolve(options.Counters).Line,
         SteadyBoundSeconds = options.Window.SteadyBound.TotalSeconds,
+        ProfileSeconds = options.Profile?.Duration.TotalSeconds,
         Cores = options.Allotments.Select(a => a.ToSpec()).ToList(),
         Sequential = options.Rule.Design is SequentialDesign d
             ? new SequentialSpec(d.FirstLook, d.MaxLaunches, options.BudgetSeconds, 0, 0, $"the horizon of {options.Launches} launches", new List<LookSpec>())

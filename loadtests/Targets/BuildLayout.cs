@@ -34,6 +34,9 @@ public sealed class BuildLayout
     /// <summary>payloads/ of the repository, else the one packed next to the tool (sizes not found there are generated).</summary>
     public string PayloadDirectory => Path.Combine(_root ?? AppContext.BaseDirectory, "payloads");
 
+    /// <summary>The layers a profile's frames are read by (profile-layers.json): the repository's, or the one packed beside the tool.</summary>
+    public string ProfileLayersFile => Path.Combine(_root ?? AppContext.BaseDirectory, "profile-layers.json");
+
     /// <summary>Where run directories go by default: results/ in the repository, else in the current directory.</summary>
     public string ResultsDirectory => Path.Combine(_root ?? Environment.CurrentDirectory, "results");
 

@@ -26,15 +26,18 @@ public sealed class TargetLauncher : ITargetLauncher
     private readonly Func<int> _nextPort;
     private readonly PortRange? _ports;
     private readonly CounterSet? _counters;
+    private readonly IReadOnlyDictionary<string, string>? _environment;
 
     /// <param name="cpuList">When set, targets run on these CPUs (--pin: taskset on Linux, so the runtime sees only them; the affinity mask on Windows).</param>
     /// <param name="portSource">Where ports come from; a free loopback port by default (tests pass a taken one).</param>
     /// <param name="ports">--ports: free ports are taken from this range, which each target is told too (for its URL-reservation message).</param>
     /// <param name="counters">the CPU's counters to open on every target from its first instruction (<see cref="CountedStart"/>); null for none</param>
+    /// <param name="environment">variables every target is started with besides this process's own (the runtimes' JIT maps of a profile pass)</param>
     public TargetLauncher(BuildLayout layout, TimeSpan? readyTimeout = null, string? cpuList = null, Func<int>? portSource = null, PortRange? ports = null,
-        CounterSet? counters = null)
+        CounterSet? counters = null, IReadOnlyDictionary<string, string>? environment = null)
     {
         _counters = counters;
+        _environment = environment;
         _layout = layout;
         _readyTimeout = readyTimeout ?? DefaultReadyTimeout;
         _cpuList = cpuList;
@@ -146,6 +149,7 @@ public sealed class TargetLauncher : ITargetLauncher
         // On POSIX the second guard beside its stdin's end (below); Windows has only the stdin one.
         info.Environment[ParentWatch.Variable] = Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture);
         Drivers.InlineSocketCompletions.Restore(info.Environment); // the comparator's socket setting is not the target's
+        foreach (var (name, value) in _environment ?? new Dictionary<string, string>()) info.Environment[name] = value;
         CpuAffinity.RunOn(info, host, cpuList); // taskset on Linux; on Windows placed once started
         foreach (var a in hostArguments) info.ArgumentList.Add(a);
         foreach (var a in target.ServiceArguments(port, switches)) info.ArgumentList.Add(a);

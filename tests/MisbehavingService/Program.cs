@@ -75,12 +75,7 @@ public static class Program
                     if (now >= Interlocked.Read(ref pauseFrom) && now < Interlocked.Read(ref pauseUntil))
                         await Task.Delay(System.Diagnostics.Stopwatch.GetElapsedTime(now, Interlocked.Read(ref pauseUntil)));
                 }
-                else if (spin)
-                {
-                    // CPU work, not a wait: the thread stays busy for the whole span.
-                    var until = System.Diagnostics.Stopwatch.GetTimestamp() + spinTicks;
-                    while (System.Diagnostics.Stopwatch.GetTimestamp() < until) Thread.SpinWait(20);
-                }
+                else if (spin) CostlyWork.SpinFor(spinTicks);
                 else if (threadSpin)
                 {
                     var worker = new Thread(() => ThreadClock.SpinFor(ms)) { IsBackground = true };
@@ -106,6 +101,26 @@ public static class Program
             });
             app.Run(ContractHandler.HandleAsync);
         });
+    }
+}
+
+/// <summary>The spin of `spin US`, in a method of its own name: a profile of the service must find the extra work here (ProfileTests).</summary>
+public static class CostlyWork
+{
+    private static long _sink;
+
+    /// <summary>
+    /// CPU work, not a wait: the thread stays busy for the span, on a thousand multiply-adds between clock reads, so that the samples
+    /// land in this method rather than in the runtime's spin-wait or the clock's call.
+    /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    public static void SpinFor(long ticks)
+    {
+        var until = System.Diagnostics.Stopwatch.GetTimestamp() + ticks;
+        long x = 1;
+        while (System.Diagnostics.Stopwatch.GetTimestamp() < until)
+            for (var i = 0; i < 1000; i++) x = x * 31 + i;
+        Volatile.Write(ref _sink, x);
     }
 }
 

@@ -106,6 +106,7 @@ public sealed class RunJournalTests : IDisposable
         ["Insecure"] = "not recorded in the spec: each https target's tls says whether its certificate validated",
         ["Ports"] = "not recorded in the spec: each target's base URL shows the port it got",
         ["Counters"] = "cpuCounters (what was counted, or the line saying why not)", ["SteadyBound"] = "steadyBoundSeconds", ["Duet"] = "schedule",
+        ["Profile"] = "profileSeconds (the profile pass's result is the run's profile, journaled after its end)",
         ["Crank"] = "not recorded: it only adds crank's results lines on the terminal (a crank run's spec records its agents through import-crank)",
     };
 
@@ -118,7 +119,8 @@ public sealed class RunJournalTests : IDisposable
         var options = Parse("--targets", "kestrel,httplistener", "--endpoints", "time,echo-put", "--sizes", "4KB", "--concurrency", "7,9", "--keep-alive", "false",
             "--warmup", "0.25s", "--first-warmup", "1.5s", "--duration", "0.5s", "--max-repeat", "4", "--precision", "7%", "--json-items", "3",
             "--baseline-target", "httplistener", "--confidence", "95", "--min-effect", "4%", "--equivalence", "6%", "--server-header", "on", "--tcp-nodelay", "off",
-            "--rate", "1000", "--budget", "2m", "--max-launches", "9", "--steady-bound", "7s", "--duet", "--counters", "off");
+            "--rate", "1000", "--budget", "2m", "--max-launches", "9", "--steady-bound", "7s", "--duet", "--counters", "off",
+            "--profile", "--profile-duration", "3s");
         var spec = Start(options).Spec;
         Assert.Equal(new[] { "kestrel", "httplistener" }, spec.Targets);
         Assert.Equal(new[] { "time", "echo-put" }, spec.Endpoints);
@@ -136,6 +138,7 @@ public sealed class RunJournalTests : IDisposable
         Assert.Equal(CoresSpec.SharedLabel, Assert.Single(spec.Cores!).Label);
         Assert.Equal("socket", Assert.Single(spec.Drivers).Name);
         Assert.Equal(7.0, spec.SteadyBoundSeconds);
+        Assert.Equal(3.0, spec.ProfileSeconds);
         Assert.Equal(RunSpec.Duet, spec.Schedule);
         Assert.Equal(Comparator.Measuring.CounterAvailability.Off.Line, spec.CpuCounters);
     }

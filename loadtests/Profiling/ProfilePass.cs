@@ -1,0 +1,150 @@
+using System.IO;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Drivers;
+using Comparator.Measuring;
+using Comparator.Reports;
+using Comparator.Results;
+using Comparator.Running;
+using Comparator.Targets;
+
+namespace Comparator.Profiling;
+
+/// <summary>
+/// The profile pass: every target started afresh with its runtime's JIT map on (<see cref="ProfileEnvironment"/>) and verified,
+/// then, cell by closed-loop cell, each target warmed as a measured window would be (a .NET target held until its JIT is steady)
+/// and sampled while it carries the cell's load. It runs after every measured window and apart from them, in processes of its
+/// own: a judged figure never comes from a sampled process. Once every target has stopped (Mono writes its JIT map whole only
+/// at its exit), each recording is read, folded into layers and drawn; the recordings and maps are then removed.
+/// </summary>
+public static class ProfilePass
+{
+    /// <summary>How many of a profile's hottest frames it keeps.</summary>
+    public const int TopFrames = 12;
+
+    public static async Task<ProfileResult> RunAsync(RunOptions options, IReadOnlyList<ILoadDriver> drivers, BuildLayout layout, string directory,
+        IRunProgress progress, CancellationToken cancellationToken)
+    {
+        var settings = options.Profile ?? throw new ArgumentException("the options ask for no profile", nameof(options));
+        var (sampler, unavailable) = SamplingProfiler.Find(settings.Perf);
+        if (sampler is null)
+        {
+            progress.Message(unavailable!);
+            return new ProfileResult("", unavailable, settings.LayersFile, settings.Layers, Array.Empty<ProfiledCell>()) { Baseline = options.BaselineTarget };
+        }
+        var description = sampler.Describe(settings.Duration.TotalSeconds) + "; " + ProfileEnvironment.Description;
+        progress.Message($"profile: {sampler.Describe(settings.Duration.TotalSeconds)}, each target started afresh with its runtime's JIT map on");
+
+        var plan = new RunPlan(options, drivers);
+        var allotment = options.Allotments[0];
+        var driver = drivers[0];
+        var cells = plan.Cells.Where(c => c.Id.Rate is null && c.Driver == driver && c.Cores == allotment).ToList();
+        var counters = CpuCounting.Resolve(options.Counters).Set;
+        var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, ports: options.Ports, counters: counters, environment: ProfileEnvironment.Variables());
+        // The pass's own record: its targets' starts and checks are not the run's (the measured run's are in its journal).
+        var record = RunRecord.Begin(RunSpecMapping.Start(options, plan, drivers, DateTimeOffset.UtcNow), journal: null);
+        var context = new RunContext(options, plan, record, launcher, progress);
+        var folder = Path.Combine(directory, "profiles");
+        Directory.CreateDirectory(folder);
+
+        var sampled = new List<(ProfiledCell Cell, int Pid, string Data)>();
+        var result = new List<ProfiledCell>();
+        await using (var session = new LaunchSession(context, 0, first: true, allotment))
+        {
+            await session.StartAsync(options.Targets, cancellationToken);
+            foreach (var missing in options.Targets.Where(t => session.Active.All(a => a.Plan.Name != t.Name)))
+            {
+                var why = record.Targets.FirstOrDefault(t => t.Name == missing.Name)?.NotMeasuredReason ?? "it did not start";
+                result.AddRange(cells.Select(c => new ProfiledCell(c.Id.For(missing.Name, null), $"not profiled: {why}")));
+            }
+            var measurer = new CellMeasurer(driver, options.Window);
+            for (var i = 0; i < cells.Count && !cancellationToken.IsCancellationRequested; i++)
+                foreach (var target in session.Active)
+                {
+                    if (cancellationToken.IsCancellationRequested) break;
+                    var key = cells[i].Id.For(target.Plan.Name, null);
+                    if (target.Running?.ProcessId is not int pid)
+                    {
+                        result.Add(new ProfiledCell(key, "not profiled: a service given by URL was not started by the comparator, so its runtime's JIT map could not be switched on"));
+                        continue;
+                    }
+                    progress.Message($"profile: {target.Plan.Name} {cells[i].Label}");
+                    var data = Path.Combine(folder, FileStem(key, cells[i].Id.SizeLabel) + ".perf.data");
+                    sampled.Add((await SampleAsync(sampler, measurer, driver.Open(session.RequestFor(cells[i], target), key.Concurrency, options.KeepAlive, options.RequestTimeout),
+                        target, key, pid, data, cold: i == 0, settings.Duration, cancellationToken), pid, data));
+                }
+        }
+
+        // Every target has exited: its JIT map is whole, and perf can name its frames.
+        foreach (var (cell, pid, data) in sampled)
+        {
+            result.Add(cell.NotProfiled is null ? await ReadAsync(sampler, cell, data, folder, settings.Layers) : cell); // a stop keeps what was sampled
+            File.Delete(data);
+        }
+        foreach (var pid in sampled.Select(s => s.Pid).Distinct()) ProfileEnvironment.RemoveMaps(pid);
+        var order = cells.Select(c => c.Id.Key).ToList();
+        return new ProfileResult(description, null, settings.LayersFile, settings.Layers,
+            result.OrderBy(c => order.IndexOf(c.Key with { Target = CellKey.AnyTarget })).ThenBy(c => options.Targets.ToList().FindIndex(t => t.Name == c.Key.Target)).ToList())
+        {
+            Baseline = options.BaselineTarget,
+        };
+    }
+
+    /// <summary>One target's sample of one cell: warmed, then recorded while it carries the load; the window's own cost per request alongside.</summary>
+    private static async Task<ProfiledCell> SampleAsync(SamplingProfiler sampler, CellMeasurer measurer, IDriverSession load, ActiveTarget target, CellKey key,
+        int pid, string data, bool cold, TimeSpan duration, CancellationToken cancellationToken)
+    {
+        using (load)
+        {
+            await measurer.WarmAsync(load, target.Counters, cold, cancellationToken);
+            using var recording = await sampler.StartAsync(pid, data, cancellationToken);
+            var cpuBefore = ProcessSampler.CpuSeconds(pid);
+            var countsBefore = target.Cpu?.Read();
+            var window = await load.RunAsync(duration, cancellationToken);
+            var countsAfter = target.Cpu?.Read();
+            var cpuAfter = ProcessSampler.CpuSeconds(pid);
+            var failure = await recording.StopAsync();
+            var served = window.Requests - window.Failed;
+            double? instructions = null;
+            if (countsBefore is not null && countsAfter is not null && served > 0
+                && CounterWindow.Between(countsBefore, countsAfter).Counts is var counts
+                && counts.TryGetValue(Metrics.InstructionsUser.Id, out var user) && counts.TryGetValue(Metrics.InstructionsKernel.Id, out var kernel))
+                instructions = (user + kernel) / served;
+            return new ProfiledCell(key, failure is null ? null : "not profiled: " + failure)
+            {
+                Seconds = window.ElapsedSeconds, Requests = served,
+                CpuUsPerRequest = cpuAfter - cpuBefore is double cpu && served > 0 ? cpu * 1e6 / served : null,
+                InstructionsPerRequest = instructions,
+            };
+        }
+    }
+
+    /// <summary>A recording read: its samples folded into layers and frames, the folded stacks and the flame graph written beside it.</summary>
+    private static async Task<ProfiledCell> ReadAsync(SamplingProfiler sampler, ProfiledCell cell, string data, string folder, IReadOnlyList<LayerRule> rules)
+    {
+        var cancellationToken = CancellationToken.None;
+        var (samples, failure) = await sampler.ReadAsync(data, cancellationToken);
+        if (failure is not null || samples.Count == 0)
+            return cell with { NotProfiled = "not profiled: " + (failure ?? "perf recorded no sample of the server (it used no CPU in the window?)") };
+        var stem = Path.GetFileNameWithoutExtension(Path.GetFileNameWithoutExtension(data));
+        var folded = stem + ".folded";
+        await File.WriteAllLinesAsync(Path.Combine(folder, folded), PerfScript.Fold(samples).Select(f => $"{f.Stack} {f.Count}"), cancellationToken);
+        var svg = stem + ".svg";
+        var tree = FlameTree.Build(samples, f => StackLayers.Of(f, rules));
+        await File.WriteAllTextAsync(Path.Combine(folder, svg),
+            FlameGraph.Svg(tree, ProfileReport.LayerColors(rules), $"{cell.Key.Target}: {ProfileReport.CellLabel(cell.Key)}"), cancellationToken);
+        return cell with
+        {
+            Samples = samples.Count, NamedShare = StackLayers.NamedShare(samples),
+            Layers = StackLayers.Shares(samples, rules), Frames = StackLayers.TopFrames(samples, rules, TopFrames),
+            Folded = "profiles/" + folded, FlameGraph = "profiles/" + svg,
+        };
+    }
+
+    /// <summary>"wcf-classic.echo-post-64KB-c100": a cell's files, named for a person and safe on every file system.</summary>
+    public static string FileStem(CellKey key, string sizeLabel)
+    {
+        var name = $"{key.Target}.{key.Endpoint}{(key.SizeBytes > 0 ? "-" + sizeLabel : "")}-c{key.Concurrency}{(key.Driver == SocketDriver.DriverName ? "" : "-" + key.Driver)}";
+        return string.Concat(name.Select(c => char.IsLetterOrDigit(c) || c is '.' or '-' or '_' ? c : '_'));
+    }
+}

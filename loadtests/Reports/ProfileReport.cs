@@ -1,0 +1,150 @@
+using System.Net;
+using System.Text;
+using Comparator.Contracts;
+using Comparator.Results;
+
+namespace Comparator.Reports;
+
+/// <summary>
+/// Where each stack's work goes, read from a <see cref="ProfileResult"/>: per cell, every target's samples by layer scaled into its
+/// cost of a request (instructions where counted, else server CPU time, both over the profile's own window), the difference from
+/// the baseline layer by layer, and each target's hottest frames; profile.md and profile.html (with each flame graph), and the
+/// same sections at the end of a profiled run's report.
+/// </summary>
+public static class ProfileReport
+{
+    public const string Explanation =
+        "Each target was sampled in a pass of its own after the measured windows (started afresh with its runtime's JIT map on, warmed, then " +
+        "loaded as the cell was), so that no judged figure comes from a sampled process. A sample counts for the layer of its leaf-most frame " +
+        "that a rule of the layers file claims: time in the serializer called by a controller is serialization's, a lock taken by the listener " +
+        "the runtime's. Each layer's share is scaled into the target's cost of a request over the same window; a difference is the target's " +
+        "minus the baseline's. A share is of samples, not a judged figure: it says where the work goes, not by how much one stack is cheaper.";
+
+    private static readonly string[] Palette = { "#d62728", "#ff7f0e", "#2ca02c", "#1f77b4", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf", "#7f7f7f" };
+
+    /// <summary>Each layer's colour in every flame graph and table: by its first place in the rules; the unattributed grey.</summary>
+    public static IReadOnlyDictionary<string, string> LayerColors(IReadOnlyList<LayerRule> rules)
+    {
+        var colors = rules.Select(r => r.Layer).Distinct().Select((layer, i) => (layer, Palette[i % Palette.Length])).ToDictionary(p => p.layer, p => p.Item2);
+        colors[Measuring.StackLayers.Unattributed] = "#cccccc";
+        return colors;
+    }
+
+    /// <summary>"echo-post 64KB c=100": a cell as the profile names it.</summary>
+    public static string CellLabel(CellKey key) =>
+        $"{key.Endpoint}{(key.SizeBytes > 0 ? " " + PayloadCatalogue.SizeLabel(key.SizeBytes) : "")} c={key.Concurrency}" +
+        (key.Driver == Drivers.SocketDriver.DriverName ? "" : " " + key.Driver);
+
+    /// <summary>The profile's sections: how it was taken, then one per cell.</summary>
+    public static IReadOnlyList<ReportSection> Sections(ProfileResult profile)
+    {
+        var sections = new List<ReportSection>();
+        if (profile.Unavailable is string why)
+            return new[] { new ReportSection("Where the work goes (sampling profiles)") { Lines = new[] { why } } };
+        sections.Add(new ReportSection("Where the work goes (sampling profiles)", Explanation, RulesTable(profile))
+        {
+            Lines = new[] { "sampled with: " + profile.Sampler, "layers: " + profile.LayersFile + " (the rules above, tried in order for each frame; add your service's namespaces with --layers FILE)" },
+        });
+        foreach (var cell in profile.CellKeys) sections.Add(CellSection(profile, cell));
+        return sections;
+    }
+
+    private static TextTable RulesTable(ProfileResult profile) => new(new[] { "layer", "frames of the types (prefix)", "frames in the files" },
+        profile.Layers.Select(r => (IReadOnlyList<string>)new[] { r.Layer, string.Join(", ", r.Types), string.Join(", ", r.Files) }).ToList());
+
+    private static ReportSection CellSection(ProfileResult profile, CellKey cell)
+    {
+        var targets = profile.Targets;
+        var shown = targets.Select(t => profile.Of(cell, t)).Where(c => c is { NotProfiled: null }).Cast<ProfiledCell>().ToList();
+        var lines = new List<string>();
+        foreach (var t in targets)
+            if (profile.Of(cell, t) is { NotProfiled: string why }) lines.Add($"{t}: {why}");
+        // A cost scales the shares only where every profiled target has it in one unit: else shares alone.
+        var unit = shown.Select(c => c.Cost?.Unit).Distinct().ToList() is { Count: 1 } units && units[0] is string u ? u : null;
+        var layers = profile.Layers.Select(r => r.Layer).Append(Measuring.StackLayers.Unattributed).Distinct()
+            .Where(l => shown.Any(c => c.ShareOf(l) > 0)).ToList();
+        var baseline = shown.FirstOrDefault(c => c.Key.Target == profile.Baseline);
+        var others = shown.Where(c => c != baseline).ToList();
+        var header = new List<string> { "layer" };
+        header.AddRange(shown.Select(c => unit is null ? $"{c.Key.Target} share" : $"{c.Key.Target} {unit}/req (share)"));
+        if (unit is not null && baseline is not null) header.AddRange(others.Select(o => $"{o.Key.Target} − {baseline.Key.Target}"));
+        var rows = new List<IReadOnlyList<string>>();
+        foreach (var layer in layers.Append("total"))
+        {
+            double Share(ProfiledCell c) => layer == "total" ? 1 : c.ShareOf(layer);
+            var row = new List<string> { layer };
+            row.AddRange(shown.Select(c => unit is null ? Percent(Share(c)) : $"{Cost(Share(c) * c.Cost!.Value.PerRequest, unit)} ({Percent(Share(c))})"));
+            if (unit is not null && baseline is not null)
+                row.AddRange(others.Select(o => Signed(Share(o) * o.Cost!.Value.PerRequest - Share(baseline) * baseline.Cost!.Value.PerRequest, unit)));
+            rows.Add(row);
+        }
+        if (unit is not null && baseline is not null)
+            foreach (var other in others) lines.Add(ExtraWork(other, baseline, layers, unit));
+        foreach (var c in shown)
+        {
+            lines.Add($"{c.Key.Target}: {c.Samples:N0} samples over {c.Seconds:0.0} s, {c.Requests:N0} requests" +
+                      (c.Cost is { } k ? $", {Cost(k.PerRequest, k.Unit)} {k.Unit} a request in this window" : "") +
+                      $"; {Percent(c.NamedShare)} of sampled frames named; flame graph {c.FlameGraph}, folded stacks {c.Folded}");
+            lines.Add($"{c.Key.Target}'s hottest frames (self): " + string.Join("; ", c.Frames.Take(5).Select(f => $"{f.Frame} ({f.Layer ?? Measuring.StackLayers.Unattributed}) {Percent(f.Share)}")));
+        }
+        return new ReportSection($"Where the work goes: {CellLabel(cell)}", null, shown.Count == 0 ? null : new TextTable(header, rows)) { Lines = lines };
+    }
+
+    /// <summary>"wcf-classic spends 12.3 µs CPU more a request than webapi-selfhost here, the most of it in framework pipeline (+8.1 µs CPU)": the difference in a reviewer's words.</summary>
+    public static string ExtraWork(ProfiledCell other, ProfiledCell baseline, IReadOnlyList<string> layers, string unit)
+    {
+        var total = other.Cost!.Value.PerRequest - baseline.Cost!.Value.PerRequest;
+        var byLayer = layers.Select(l => (Layer: l, Delta: other.ShareOf(l) * other.Cost!.Value.PerRequest - baseline.ShareOf(l) * baseline.Cost!.Value.PerRequest)).ToList();
+        var (who, than, sign) = total >= 0 ? (other.Key.Target, baseline.Key.Target, 1) : (baseline.Key.Target, other.Key.Target, -1);
+        var largest = byLayer.OrderByDescending(d => sign * d.Delta).First();
+        return $"{who} spends {Cost(Math.Abs(total), unit)} {unit} more a request than {than} in this profile's windows, " +
+               $"the most of it in {largest.Layer} ({Signed(sign * largest.Delta, unit)} {unit})";
+    }
+
+    private static string Percent(double share) => (share * 100).ToString("0.0", CultureInfo.InvariantCulture) + "%";
+
+    private static string Cost(double value, string unit) => unit == "instructions"
+        ? (value >= 1e6 ? (value / 1e6).ToString("0.00", CultureInfo.InvariantCulture) + "M" : (value / 1e3).ToString("0.0", CultureInfo.InvariantCulture) + "k")
+        : value.ToString("0.0", CultureInfo.InvariantCulture);
+
+    private static string Signed(double value, string unit) => (value >= 0 ? "+" : "−") + Cost(Math.Abs(value), unit);
+
+    /// <summary>profile.md: the sections as Markdown.</summary>
+    public static string Markdown(ProfileResult profile)
+    {
+        var md = new StringBuilder("# Where the work goes\n\n");
+        foreach (var s in Sections(profile))
+        {
+            md.Append("## ").Append(s.Title).Append("\n\n");
+            if (s.Explanation is string e) md.Append(e).Append("\n\n");
+            if (s.Table is TextTable t) md.Append(t.ToMarkdown()).Append('\n');
+            foreach (var line in s.Lines) md.Append("- ").Append(line).Append('\n');
+            md.Append('\n');
+        }
+        return md.ToString();
+    }
+
+    /// <summary>profile.html: the sections, each cell's flame graphs under its table (a link opens one with a tooltip on every frame); no script, nothing fetched.</summary>
+    public static string Html(ProfileResult profile)
+    {
+        var html = HtmlReport.Head("Comparator profile", ".flame img{max-width:100%;border:1px solid #ddd}");
+        html.Append("<h1>Where the work goes</h1>");
+        var sections = Sections(profile);
+        for (var i = 0; i < sections.Count; i++)
+        {
+            var s = sections[i];
+            html.Append("<h2>").Append(E(s.Title)).Append("</h2>");
+            if (s.Explanation is string e) html.Append("<p>").Append(E(e)).Append("</p>");
+            if (s.Table is TextTable t) html.Append(t.ToHtml());
+            if (s.Lines.Count > 0) html.Append("<ul>").Append(string.Concat(s.Lines.Select(l => "<li>" + E(l) + "</li>"))).Append("</ul>");
+            if (i == 0) continue;
+            foreach (var c in profile.Targets.Select(t => profile.Of(profile.CellKeys[i - 1], t)).Where(c => c?.FlameGraph is not null))
+                html.Append("<figure class=\"flame\"><figcaption>").Append(E($"{c!.Key.Target}: flame graph (the root at the bottom; open it for each frame's name and share)"))
+                    .Append("</figcaption><a href=\"").Append(E(c.FlameGraph!)).Append("\"><img src=\"").Append(E(c.FlameGraph!)).Append("\" alt=\"")
+                    .Append(E($"flame graph of {c.Key.Target}")).Append("\"></a></figure>");
+        }
+        return html.Append("</body></html>").ToString();
+    }
+
+    private static string E(string text) => WebUtility.HtmlEncode(text);
+}

@@ -1,0 +1,146 @@
+using System;
+using System.IO;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Cli;
+using Comparator.Drivers;
+using Comparator.Profiling;
+using Comparator.Results;
+using Comparator.Running;
+using Comparator.Targets;
+using Xunit;
+using Xunit.Abstractions;
+
+namespace Comparator.Tests;
+
+/// <summary>
+/// The profile pass on real processes: kestrel against a twin that spins 200 µs a request in a method of a known name
+/// (MisbehavingService's CostlyWork.SpinFor), measured with --profile and without. Asserted is what the spin makes certain
+/// whatever the machine's noise: the spin is several times kestrel's whole request, so the twin's samples are mostly in
+/// that method, in the service's own layer; and the measured windows of the two runs are the same cells, launches and
+/// rounds, the profile journaled after the run's end. Where this machine cannot sample, the run says so in one line.
+/// </summary>
+public sealed class ProfilePassTests
+{
+    private const string SpinMicroseconds = "200";
+    private static readonly SemaphoreSlim Once = new(1, 1);
+    private static (string WithProfile, string Without)? _runs;
+    private readonly ITestOutputHelper _output;
+
+    public ProfilePassTests(ITestOutputHelper output) => _output = output;
+
+    private static RunOptions Options(bool profile)
+    {
+        var args = new[]
+        {
+            "--targets", "kestrel", "--endpoints", "time", "--warmup", "0.5s", "--first-warmup", "1s", "--duration", "0.5s", "--launches", "1", "--repeat", "2",
+            "--steady-bound", "5s", "--rate", "none", "--profile-duration", "2s", "--out", Path.Combine(Path.GetTempPath(), "comparator-profile-tests"),
+        };
+        var options = RunOptionsParser.Parse(profile ? args.Append("--profile").ToArray() : args, BuildLayout.Discover());
+        var spinning = new TargetDefinition("spinning", "test double", ".NET 10", "Kestrel", "MisbehavingService", "MisbehavingService.dll", HostRuntime.DotNet, null)
+        {
+            VariantArguments = new[] { "spin", SpinMicroseconds },
+        };
+        return options with
+        {
+            Targets = new[] { new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null), new TargetPlan("spinning", spinning, null) },
+            BaselineTarget = "kestrel",
+        };
+    }
+
+    /// <summary>One run with the profile pass and one without, each into its run directory (as `run` measures them).</summary>
+    private static async Task<(string WithProfile, string Without)> RunsAsync()
+    {
+        await Once.WaitAsync();
+        try
+        {
+            if (_runs is { } done) return done;
+            async Task<string> RunAsync(bool profile)
+            {
+                var options = Options(profile);
+                var layout = BuildLayout.Discover();
+                var drivers = DriverCatalog.Create(options.Drivers, null);
+                var progress = new LineProgress();
+                var (_, directory) = await JournaledRun.MeasureAsync(options.OutDirectory, async (journal, dir) =>
+                {
+                    var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout), progress, Comparator.Comparing.PairVerdicts.Build)
+                        .RunAsync(CancellationToken.None, journal);
+                    return await RunCommand.ProfiledAsync(run, options, drivers, layout, journal, dir, progress, CancellationToken.None);
+                });
+                return directory;
+            }
+            _runs = (await RunAsync(profile: true), await RunAsync(profile: false));
+            return _runs.Value;
+        }
+        finally
+        {
+            Once.Release();
+        }
+    }
+
+    private static ProfileResult ProfileOf(string directory) =>
+        RunJournal.Read(Path.Combine(directory, RunJournal.FileName)).Single(e => e.Event == JournalEntry.IsProfile).Profile!;
+
+    [Fact]
+    public async Task The_spinning_twins_extra_work_is_in_its_spin_method_and_in_the_services_own_layer()
+    {
+        var (withProfile, _) = await RunsAsync();
+        var profile = ProfileOf(withProfile);
+        if (SamplingProfiler.Find(null).Profiler is null)
+        {
+            Assert.StartsWith("sampling profiles: not available: ", profile.Unavailable);
+            return;
+        }
+        Assert.Null(profile.Unavailable);
+        var cell = Assert.Single(profile.CellKeys);
+        var kestrel = profile.Of(cell, "kestrel")!;
+        var spinning = profile.Of(cell, "spinning")!;
+        foreach (var c in new[] { kestrel, spinning })
+        {
+            _output.WriteLine($"{c.Key.Target}: {c.Samples} samples, {c.CpuUsPerRequest:0.0} µs/request, named {c.NamedShare:P1}; " +
+                              string.Join(", ", c.Layers.Select(l => $"{l.Layer} {l.Share:P1}")) + "; top " + string.Join(" | ", c.Frames.Take(3).Select(f => $"{f.Frame} {f.Share:P1}")));
+            Assert.Null(c.NotProfiled);
+            Assert.True(File.Exists(Path.Combine(withProfile, c.FlameGraph!)), c.FlameGraph);
+            Assert.True(File.Exists(Path.Combine(withProfile, c.Folded!)), c.Folded);
+        }
+
+        Assert.Equal("service", spinning.Layers[0].Layer);
+        Assert.Contains("Comparator.MisbehavingService.CostlyWork::SpinFor", spinning.Frames[0].Frame);
+        Assert.Equal("service", spinning.Frames[0].Layer);
+        Assert.True(spinning.ShareOf("service") > kestrel.ShareOf("service"));
+        Assert.Contains("profiles/spinning.time-c100.svg", File.ReadAllText(Path.Combine(withProfile, "profile.html")));
+    }
+
+    [Fact]
+    public async Task Managed_frames_of_a_dotnet_target_are_named_from_its_jit_map_and_no_recording_is_left_behind()
+    {
+        var (withProfile, _) = await RunsAsync();
+        var profile = ProfileOf(withProfile);
+        if (profile.Unavailable is not null) return; // the test above asserts the line
+        var kestrel = profile.Of(Assert.Single(profile.CellKeys), "kestrel")!;
+        var frames = File.ReadAllLines(Path.Combine(withProfile, kestrel.Folded!)).SelectMany(l => l[..l.LastIndexOf(' ')].Split(';')).Distinct().ToList();
+
+        // A frame perf could not name inside the JIT's map, or in code it could not place at all, is shown by its file.
+        Assert.DoesNotContain(frames, f => f.StartsWith("[perf-", StringComparison.Ordinal) || f.StartsWith("[memfd:", StringComparison.Ordinal));
+        Assert.Contains(frames, f => f.Contains("[Microsoft.AspNetCore.Server.Kestrel.Core] ", StringComparison.Ordinal));
+        Assert.Empty(Directory.GetFiles(Path.Combine(withProfile, "profiles"), "*.perf.data"));
+    }
+
+    [Fact]
+    public async Task A_run_with_the_profile_pass_measures_the_same_windows_as_one_without_and_journals_the_profile_after_its_end()
+    {
+        var (withProfile, without) = await RunsAsync();
+        var profiled = RunJournal.Read(Path.Combine(withProfile, RunJournal.FileName));
+        var plain = RunJournal.Read(Path.Combine(without, RunJournal.FileName));
+        static string[] Windows(System.Collections.Generic.IReadOnlyList<JournalEntry> entries) => entries.Where(e => e.Event == JournalEntry.IsWindow)
+            .Select(e => $"{e.Key} launch {e.Window!.Launch} round {e.Window.Round}").OrderBy(w => w, StringComparer.Ordinal).ToArray();
+
+        Assert.Equal(Windows(plain), Windows(profiled));
+        Assert.NotEmpty(Windows(plain));
+        Assert.DoesNotContain(plain, e => e.Event == JournalEntry.IsProfile);
+        var end = profiled.ToList().FindIndex(e => e.Event == JournalEntry.IsEnd);
+        var profile = profiled.ToList().FindIndex(e => e.Event == JournalEntry.IsProfile);
+        Assert.True(end >= 0 && profile == profiled.Count - 1 && profile > end, $"the profile's entry ({profile}) comes last, after the run's end ({end})");
+    }
+}
