@@ -49,7 +49,13 @@ public static partial class PerfScript
                 continue;
             }
             if (header is not null && FrameLine().Match(line) is { Success: true } f)
-                frames.Add(new StackFrame(f.Groups["sym"].Value.Trim(), f.Groups["dso"].Value));
+            {
+                var frame = new StackFrame(f.Groups["sym"].Value.Trim(), f.Groups["dso"].Value);
+                // A frame-pointer walk that left the chain (through libc or a runtime built without frame pointers) reads on through
+                // stack words as return addresses: a run of unplaceable frames, sometimes a hundred deep. One stands for them all.
+                if (frame is { Symbol: "[unknown]", Dso: "[unknown]" } && frames.Count > 0 && frames[^1] == frame) continue;
+                frames.Add(frame);
+            }
         }
         Flush();
         return samples;

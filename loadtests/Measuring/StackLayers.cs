@@ -32,7 +32,7 @@ public static partial class StackLayers
                 throw new InvalidDataException($"{path}: no \"layers\" array");
             return layers.EnumerateArray().Select(e => new LayerRule(
                 e.TryGetProperty("layer", out var name) && name.GetString() is { Length: > 0 } n ? n : throw new InvalidDataException($"{path}: a layer without a \"layer\" name"),
-                Strings(e, "types"), Strings(e, "files"))).ToList();
+                Strings(e, "types"), Strings(e, "files"), Strings(e, "symbols"))).ToList();
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or JsonException or InvalidOperationException)
         {
@@ -72,6 +72,7 @@ public static partial class StackLayers
         {
             if (type is not null && rule.Types.Any(p => type == p || type.StartsWith(p + ".", StringComparison.Ordinal) || type.StartsWith(p + "/", StringComparison.Ordinal)))
                 return rule.Layer;
+            if (rule.Symbols is { } symbols && symbols.Any(p => frame.Symbol.StartsWith(p, StringComparison.Ordinal))) return rule.Layer;
             if (rule.Files.Any(f => frame.Dso == f || file.StartsWith(f, StringComparison.Ordinal))) return rule.Layer;
         }
         return null;
@@ -85,12 +86,28 @@ public static partial class StackLayers
         return Unattributed;
     }
 
-    /// <summary>Each layer's share of the samples (weighted by their periods), largest first.</summary>
-    public static IReadOnlyList<LayerShare> Shares(IReadOnlyList<StackSample> samples, IReadOnlyList<LayerRule> rules)
+    /// <summary>Whether a layer does work on others' behalf (the kernel, the runtime and its parts: "runtime: GC"), looked through by <see cref="Behalf"/>.</summary>
+    public static bool Serves(string layer) => layer == "kernel" || layer == "runtime" || layer.StartsWith("runtime:", StringComparison.Ordinal);
+
+    /// <summary>
+    /// The layer a sample was spent on behalf of: its leaf-most frame whose layer is neither the kernel nor the runtime (a socket's send
+    /// called by the listener is the listener's, an allocation's collection in the serializer the serializer's); the sample's own layer
+    /// where no such frame is on its stack (a collector's own thread, an idle pool thread).
+    /// </summary>
+    public static string Behalf(StackSample sample, IReadOnlyList<LayerRule> rules)
+    {
+        for (var i = sample.Frames.Count - 1; i >= 0; i--)
+            if (Of(sample.Frames[i], rules) is string layer && !Serves(layer)) return layer;
+        return Of(sample, rules);
+    }
+
+    /// <summary>Each layer's share of the samples (weighted by their periods), largest first; by each sample's own layer, or by <paramref name="layerOf"/>.</summary>
+    public static IReadOnlyList<LayerShare> Shares(IReadOnlyList<StackSample> samples, IReadOnlyList<LayerRule> rules, Func<StackSample, IReadOnlyList<LayerRule>, string>? layerOf = null)
     {
         var total = samples.Sum(s => (double)s.Period);
+        layerOf ??= Of;
         return total <= 0 ? new List<LayerShare>()
-            : samples.GroupBy(s => Of(s, rules)).Select(g => new LayerShare(g.Key, g.Sum(s => (double)s.Period) / total)).OrderByDescending(x => x.Share).ToList();
+            : samples.GroupBy(s => layerOf(s, rules)).Select(g => new LayerShare(g.Key, g.Sum(s => (double)s.Period) / total)).OrderByDescending(x => x.Share).ToList();
     }
 
     /// <summary>The frames that were the leaf of the most samples (their self time), with their layers, the largest first.</summary>
@@ -103,10 +120,15 @@ public static partial class StackLayers
             .OrderByDescending(f => f.Share).ThenBy(f => f.Frame, StringComparer.Ordinal).Take(count).ToList();
     }
 
-    /// <summary>The share of sampled frames that have a name (a JIT map's method, a symbol); the rest perf could place only in their file.</summary>
-    public static double NamedShare(IReadOnlyList<StackSample> samples)
+    /// <summary>
+    /// The share of sampled frames in JIT-compiled code that have a name: code perf found in a runtime's map (/tmp/perf-PID.map), or in a
+    /// double mapping it cannot name (memfd:doublemapper, .NET's W^X); null where no frame was in such code.
+    /// </summary>
+    public static double? NamedShare(IReadOnlyList<StackSample> samples)
     {
-        var frames = samples.Sum(s => s.Frames.Count);
-        return frames == 0 ? 0 : (double)samples.Sum(s => s.Frames.Count(f => f.Symbol != "[unknown]")) / frames;
+        static bool Jitted(StackFrame f) => Path.GetFileName(f.Dso) is var file && (file.StartsWith("perf-", StringComparison.Ordinal) && file.EndsWith(".map", StringComparison.Ordinal)
+            || f.Dso.StartsWith("memfd:", StringComparison.Ordinal) || f.Dso.StartsWith("//anon", StringComparison.Ordinal));
+        var jitted = samples.SelectMany(s => s.Frames).Where(Jitted).ToList();
+        return jitted.Count == 0 ? null : (double)jitted.Count(f => f.Symbol != "[unknown]") / jitted.Count;
     }
 }

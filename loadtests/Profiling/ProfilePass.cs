@@ -136,7 +136,7 @@ public static class ProfilePass
         return cell with
         {
             Samples = samples.Count, NamedShare = StackLayers.NamedShare(samples),
-            Layers = StackLayers.Shares(samples, rules), Frames = StackLayers.TopFrames(samples, rules, TopFrames),
+            Layers = StackLayers.Shares(samples, rules), Behalf = StackLayers.Shares(samples, rules, StackLayers.Behalf), Frames = StackLayers.TopFrames(samples, rules, TopFrames),
             Folded = "profiles/" + folded, FlameGraph = "profiles/" + svg,
         };
     }

@@ -5,8 +5,9 @@ using Comparator.Measuring;
 namespace Comparator.Reports;
 
 /// <summary>
-/// A profile drawn as a classic flame graph (the root at the bottom, a frame as wide as its share of the samples),
-/// coloured by layer so a reviewer sees where the time goes at a glance. One standalone SVG document: no script and
+/// A profile drawn as an icicle graph (a flame graph upside down: the root on top, a frame as wide as its share of the
+/// samples, its callees under it), coloured by layer so a reviewer sees where the time goes at a glance. The root is on
+/// top because a page opens at its top: the threads and the layers' widest frames are seen first, the deep leaves below. One standalone SVG document: no script and
 /// nothing fetched, so it opens offline from a run's folder; hovering a frame shows its &lt;title&gt;.
 /// </summary>
 public static class FlameGraph
@@ -60,7 +61,7 @@ public static class FlameGraph
         }
         foreach (var (node, x, depth, w) in frames)
         {
-            var y = top + (levels - 1 - depth) * FrameHeight; // the root on the bottom row
+            var y = top + depth * FrameHeight; // the root on the top row
             var layer = node.Layer is null ? "" : $" ({node.Layer})";
             var fill = node.Layer is not null && layerColors.TryGetValue(node.Layer, out var c) ? c : Grey;
             svg.Append(Inv, $"<g><title>{E(node.Name + layer)}: {node.Weight / root.Weight * 100:0.0}% of samples</title>");

@@ -35,70 +35,94 @@ public static class ProfileReport
         $"{key.Endpoint}{(key.SizeBytes > 0 ? " " + PayloadCatalogue.SizeLabel(key.SizeBytes) : "")} c={key.Concurrency}" +
         (key.Driver == Drivers.SocketDriver.DriverName ? "" : " " + key.Driver);
 
-    /// <summary>The profile's sections: how it was taken, then one per cell.</summary>
+    public const string BehalfExplanation =
+        "The same samples, each counted for the nearest frame on its stack outside the kernel and the runtime: the layer the work was done " +
+        "for (a socket's send called by the listener is the listener's; a collection in the serializer's allocation the serializer's). A sample " +
+        "with no such frame (a collector's own thread, an idle pool thread) keeps its own layer.";
+
+    /// <summary>The profile's sections: how it was taken, then two per cell (where the work goes, and on whose behalf).</summary>
     public static IReadOnlyList<ReportSection> Sections(ProfileResult profile)
     {
-        var sections = new List<ReportSection>();
         if (profile.Unavailable is string why)
             return new[] { new ReportSection("Where the work goes (sampling profiles)") { Lines = new[] { why } } };
-        sections.Add(new ReportSection("Where the work goes (sampling profiles)", Explanation, RulesTable(profile))
-        {
-            Lines = new[] { "sampled with: " + profile.Sampler, "layers: " + profile.LayersFile + " (the rules above, tried in order for each frame; add your service's namespaces with --layers FILE)" },
-        });
-        foreach (var cell in profile.CellKeys) sections.Add(CellSection(profile, cell));
+        var sections = new List<ReportSection> { Intro(profile) };
+        foreach (var cell in profile.CellKeys) sections.AddRange(CellSections(profile, cell));
         return sections;
     }
 
-    private static TextTable RulesTable(ProfileResult profile) => new(new[] { "layer", "frames of the types (prefix)", "frames in the files" },
-        profile.Layers.Select(r => (IReadOnlyList<string>)new[] { r.Layer, string.Join(", ", r.Types), string.Join(", ", r.Files) }).ToList());
+    private static TextTable RulesTable(ProfileResult profile) => new(new[] { "layer", "frames of the types (prefix)", "native symbols (prefix)", "frames in the files" },
+        profile.Layers.Select(r => (IReadOnlyList<string>)new[] { r.Layer, string.Join(", ", r.Types), string.Join(", ", r.Symbols ?? Array.Empty<string>()), string.Join(", ", r.Files) }).ToList());
 
-    private static ReportSection CellSection(ProfileResult profile, CellKey cell)
+    private static ReportSection Intro(ProfileResult profile) => new("Where the work goes (sampling profiles)", Explanation, RulesTable(profile))
     {
-        var targets = profile.Targets;
-        var shown = targets.Select(t => profile.Of(cell, t)).Where(c => c is { NotProfiled: null }).Cast<ProfiledCell>().ToList();
-        var lines = new List<string>();
-        foreach (var t in targets)
-            if (profile.Of(cell, t) is { NotProfiled: string why }) lines.Add($"{t}: {why}");
+        Lines = new[] { "sampled with: " + profile.Sampler, "layers: " + profile.LayersFile + " (the rules above, tried in order for each frame; add your service's namespaces with --layers FILE)" },
+    };
+
+    /// <summary>A cell's two sections: each target's samples by the layer they were spent in, then by the layer they were spent for.</summary>
+    public static IReadOnlyList<ReportSection> CellSections(ProfileResult profile, CellKey cell)
+    {
+        var shown = profile.Targets.Select(t => profile.Of(cell, t)).Where(c => c is { NotProfiled: null }).Cast<ProfiledCell>().ToList();
+        var lines = profile.Targets.Select(t => profile.Of(cell, t)).Where(c => c?.NotProfiled is not null).Select(c => $"{c!.Key.Target}: {c.NotProfiled}").ToList();
         // A cost scales the shares only where every profiled target has it in one unit: else shares alone.
         var unit = shown.Select(c => c.Cost?.Unit).Distinct().ToList() is { Count: 1 } units && units[0] is string u ? u : null;
-        var layers = profile.Layers.Select(r => r.Layer).Append(Measuring.StackLayers.Unattributed).Distinct()
-            .Where(l => shown.Any(c => c.ShareOf(l) > 0)).ToList();
         var baseline = shown.FirstOrDefault(c => c.Key.Target == profile.Baseline);
-        var others = shown.Where(c => c != baseline).ToList();
-        var header = new List<string> { "layer" };
-        header.AddRange(shown.Select(c => unit is null ? $"{c.Key.Target} share" : $"{c.Key.Target} {unit}/req (share)"));
-        if (unit is not null && baseline is not null) header.AddRange(others.Select(o => $"{o.Key.Target} − {baseline.Key.Target}"));
-        var rows = new List<IReadOnlyList<string>>();
-        foreach (var layer in layers.Append("total"))
-        {
-            double Share(ProfiledCell c) => layer == "total" ? 1 : c.ShareOf(layer);
-            var row = new List<string> { layer };
-            row.AddRange(shown.Select(c => unit is null ? Percent(Share(c)) : $"{Cost(Share(c) * c.Cost!.Value.PerRequest, unit)} ({Percent(Share(c))})"));
-            if (unit is not null && baseline is not null)
-                row.AddRange(others.Select(o => Signed(Share(o) * o.Cost!.Value.PerRequest - Share(baseline) * baseline.Cost!.Value.PerRequest, unit)));
-            rows.Add(row);
-        }
+        var layers = profile.Layers.Select(r => r.Layer).Append(Measuring.StackLayers.Unattributed).Distinct().ToList();
+        var own = Table(shown, baseline, unit, layers, (c, l) => c.ShareOf(l));
+        var behalf = Table(shown, baseline, unit, layers, (c, l) => c.BehalfOf(l));
         if (unit is not null && baseline is not null)
-            foreach (var other in others) lines.Add(ExtraWork(other, baseline, layers, unit));
+            foreach (var other in shown.Where(c => c != baseline))
+            {
+                lines.Add(ExtraWork(other, baseline, layers, unit, (c, l) => c.ShareOf(l), "spent in"));
+                lines.Add(ExtraWork(other, baseline, layers, unit, (c, l) => c.BehalfOf(l), "done for"));
+            }
         foreach (var c in shown)
         {
             lines.Add($"{c.Key.Target}: {c.Samples:N0} samples over {c.Seconds:0.0} s, {c.Requests:N0} requests" +
                       (c.Cost is { } k ? $", {Cost(k.PerRequest, k.Unit)} {k.Unit} a request in this window" : "") +
-                      $"; {Percent(c.NamedShare)} of sampled frames named; flame graph {c.FlameGraph}, folded stacks {c.Folded}");
+                      (c.NamedShare is double named ? $"; {Percent(named)} of the frames in JIT-compiled code named" : "") +
+                      $"; flame graph {c.FlameGraph}, folded stacks {c.Folded}");
             lines.Add($"{c.Key.Target}'s hottest frames (self): " + string.Join("; ", c.Frames.Take(5).Select(f => $"{f.Frame} ({f.Layer ?? Measuring.StackLayers.Unattributed}) {Percent(f.Share)}")));
         }
-        return new ReportSection($"Where the work goes: {CellLabel(cell)}", null, shown.Count == 0 ? null : new TextTable(header, rows)) { Lines = lines };
+        return new[]
+        {
+            new ReportSection($"Where the work goes: {CellLabel(cell)}", null, own) { Lines = lines },
+            new ReportSection($"On whose behalf: {CellLabel(cell)}", BehalfExplanation, behalf),
+        };
     }
 
-    /// <summary>"wcf-classic spends 12.3 µs CPU more a request than webapi-selfhost here, the most of it in framework pipeline (+8.1 µs CPU)": the difference in a reviewer's words.</summary>
-    public static string ExtraWork(ProfiledCell other, ProfiledCell baseline, IReadOnlyList<string> layers, string unit)
+    /// <summary>Layers down, targets across (cost a request and share), then each other target's difference from the baseline; null where no target was profiled.</summary>
+    private static TextTable? Table(IReadOnlyList<ProfiledCell> shown, ProfiledCell? baseline, string? unit, IReadOnlyList<string> layers, Func<ProfiledCell, string, double> share)
+    {
+        if (shown.Count == 0) return null;
+        var others = shown.Where(c => c != baseline).ToList();
+        var diff = unit is not null && baseline is not null;
+        var header = new List<string> { "layer" };
+        header.AddRange(shown.Select(c => unit is null ? $"{c.Key.Target} share" : $"{c.Key.Target} {unit}/req (share)"));
+        if (diff) header.AddRange(others.Select(o => $"{o.Key.Target} - {baseline!.Key.Target}"));
+        var rows = new List<IReadOnlyList<string>>();
+        foreach (var layer in layers.Where(l => shown.Any(c => share(c, l) > 0)).Append("total"))
+        {
+            double Share(ProfiledCell c) => layer == "total" ? 1 : share(c, layer);
+            var row = new List<string> { layer };
+            row.AddRange(shown.Select(c => unit is null ? Percent(Share(c)) : $"{Cost(Share(c) * c.Cost!.Value.PerRequest, unit)} ({Percent(Share(c))})"));
+            if (diff) row.AddRange(others.Select(o => Signed(Share(o) * o.Cost!.Value.PerRequest - Share(baseline!) * baseline!.Cost!.Value.PerRequest, unit!)));
+            rows.Add(row);
+        }
+        return new TextTable(header, rows);
+    }
+
+    /// <summary>
+    /// "wcf-classic spends 12.3 µs CPU more a request than webapi-selfhost in this profile's windows, the most of it spent in framework pipeline
+    /// (+8.1 µs CPU)": the difference in a reviewer's words, by the layers the work was spent in, or done for.
+    /// </summary>
+    public static string ExtraWork(ProfiledCell other, ProfiledCell baseline, IReadOnlyList<string> layers, string unit, Func<ProfiledCell, string, double> share, string verb)
     {
         var total = other.Cost!.Value.PerRequest - baseline.Cost!.Value.PerRequest;
-        var byLayer = layers.Select(l => (Layer: l, Delta: other.ShareOf(l) * other.Cost!.Value.PerRequest - baseline.ShareOf(l) * baseline.Cost!.Value.PerRequest)).ToList();
+        var byLayer = layers.Select(l => (Layer: l, Delta: share(other, l) * other.Cost!.Value.PerRequest - share(baseline, l) * baseline.Cost!.Value.PerRequest)).ToList();
         var (who, than, sign) = total >= 0 ? (other.Key.Target, baseline.Key.Target, 1) : (baseline.Key.Target, other.Key.Target, -1);
         var largest = byLayer.OrderByDescending(d => sign * d.Delta).First();
         return $"{who} spends {Cost(Math.Abs(total), unit)} {unit} more a request than {than} in this profile's windows, " +
-               $"the most of it in {largest.Layer} ({Signed(sign * largest.Delta, unit)} {unit})";
+               $"the most of it {verb} {largest.Layer} ({Signed(sign * largest.Delta, unit)} {unit})";
     }
 
     private static string Percent(double share) => (share * 100).ToString("0.0", CultureInfo.InvariantCulture) + "%";
@@ -107,7 +131,7 @@ public static class ProfileReport
         ? (value >= 1e6 ? (value / 1e6).ToString("0.00", CultureInfo.InvariantCulture) + "M" : (value / 1e3).ToString("0.0", CultureInfo.InvariantCulture) + "k")
         : value.ToString("0.0", CultureInfo.InvariantCulture);
 
-    private static string Signed(double value, string unit) => (value >= 0 ? "+" : "−") + Cost(Math.Abs(value), unit);
+    private static string Signed(double value, string unit) => (value >= 0 ? "+" : "-") + Cost(Math.Abs(value), unit);
 
     /// <summary>profile.md: the sections as Markdown.</summary>
     public static string Markdown(ProfileResult profile)
@@ -124,26 +148,34 @@ public static class ProfileReport
         return md.ToString();
     }
 
-    /// <summary>profile.html: the sections, each cell's flame graphs under its table (a link opens one with a tooltip on every frame); no script, nothing fetched.</summary>
+    /// <summary>profile.html: the sections, each cell's flame graphs under its tables (a link opens one with a tooltip on every frame); no script, nothing fetched.</summary>
     public static string Html(ProfileResult profile)
     {
         var html = HtmlReport.Head("Comparator profile", ".flame img{max-width:100%;border:1px solid #ddd}");
         html.Append("<h1>Where the work goes</h1>");
-        var sections = Sections(profile);
-        for (var i = 0; i < sections.Count; i++)
+        if (profile.Unavailable is not null)
         {
-            var s = sections[i];
-            html.Append("<h2>").Append(E(s.Title)).Append("</h2>");
-            if (s.Explanation is string e) html.Append("<p>").Append(E(e)).Append("</p>");
-            if (s.Table is TextTable t) html.Append(t.ToHtml());
-            if (s.Lines.Count > 0) html.Append("<ul>").Append(string.Concat(s.Lines.Select(l => "<li>" + E(l) + "</li>"))).Append("</ul>");
-            if (i == 0) continue;
-            foreach (var c in profile.Targets.Select(t => profile.Of(profile.CellKeys[i - 1], t)).Where(c => c?.FlameGraph is not null))
-                html.Append("<figure class=\"flame\"><figcaption>").Append(E($"{c!.Key.Target}: flame graph (the root at the bottom; open it for each frame's name and share)"))
+            foreach (var s in Sections(profile)) Section(html, s);
+            return html.Append("</body></html>").ToString();
+        }
+        Section(html, Intro(profile));
+        foreach (var cell in profile.CellKeys)
+        {
+            foreach (var s in CellSections(profile, cell)) Section(html, s);
+            foreach (var c in profile.Targets.Select(t => profile.Of(cell, t)).Where(c => c?.FlameGraph is not null))
+                html.Append("<figure class=\"flame\"><figcaption>").Append(E($"{c!.Key.Target}, {CellLabel(cell)}: flame graph (the root on top, callees under their callers; open it for each frame's name and share)"))
                     .Append("</figcaption><a href=\"").Append(E(c.FlameGraph!)).Append("\"><img src=\"").Append(E(c.FlameGraph!)).Append("\" alt=\"")
                     .Append(E($"flame graph of {c.Key.Target}")).Append("\"></a></figure>");
         }
         return html.Append("</body></html>").ToString();
+    }
+
+    private static void Section(StringBuilder html, ReportSection s)
+    {
+        html.Append("<h2>").Append(E(s.Title)).Append("</h2>");
+        if (s.Explanation is string e) html.Append("<p>").Append(E(e)).Append("</p>");
+        if (s.Table is TextTable t) html.Append(t.ToHtml());
+        if (s.Lines.Count > 0) html.Append("<ul>").Append(string.Concat(s.Lines.Select(l => "<li>" + E(l) + "</li>"))).Append("</ul>");
     }
 
     private static string E(string text) => WebUtility.HtmlEncode(text);

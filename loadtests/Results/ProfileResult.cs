@@ -2,8 +2,8 @@ using System.Text.Json.Serialization;
 
 namespace Comparator.Results;
 
-/// <summary>One layer's rule (profile-layers.json): the type prefixes and the files whose frames belong to it.</summary>
-public sealed record LayerRule(string Layer, IReadOnlyList<string> Types, IReadOnlyList<string> Files);
+/// <summary>One layer's rule (profile-layers.json): the type prefixes, the files and the native symbols' prefixes whose frames belong to it.</summary>
+public sealed record LayerRule(string Layer, IReadOnlyList<string> Types, IReadOnlyList<string> Files, IReadOnlyList<string>? Symbols = null);
 
 /// <summary>
 /// Where each target's work went: a sampling profile of the server under each closed-loop cell's load, taken in a pass of its
@@ -35,7 +35,7 @@ public sealed record ProfileResult(string Sampler, string? Unavailable, string L
 /// <param name="NotProfiled">why this target has no profile of this cell (the sampler failed, the target did not start); null when it has one</param>
 /// <param name="Folded">the folded stacks' file in the run directory ("thread;root;...;leaf COUNT", as speedscope and FlameGraph read them)</param>
 /// <param name="FlameGraph">the flame graph's SVG in the run directory, coloured by layer</param>
-/// <param name="NamedShare">the share of sampled frames that have a name (a managed frame the JIT map named, or a native symbol), the rest shown by their file</param>
+/// <param name="NamedShare">the share of sampled frames in JIT-compiled code that its runtime's map named (null where no frame was in such code)</param>
 public sealed record ProfiledCell(CellKey Key, string? NotProfiled)
 {
     public int Samples { get; init; }
@@ -43,8 +43,11 @@ public sealed record ProfiledCell(CellKey Key, string? NotProfiled)
     public long Requests { get; init; }
     public double? CpuUsPerRequest { get; init; }
     public double? InstructionsPerRequest { get; init; }
-    public double NamedShare { get; init; }
+    public double? NamedShare { get; init; }
     public IReadOnlyList<LayerShare> Layers { get; init; } = Array.Empty<LayerShare>();
+
+    /// <summary>The same samples by the layer they were spent on behalf of: the nearest frame outside the runtime and the kernel (<see cref="Layers"/> where none).</summary>
+    public IReadOnlyList<LayerShare> Behalf { get; init; } = Array.Empty<LayerShare>();
     public IReadOnlyList<FrameShare> Frames { get; init; } = Array.Empty<FrameShare>();
     public string? Folded { get; init; }
     public string? FlameGraph { get; init; }
@@ -54,6 +57,8 @@ public sealed record ProfiledCell(CellKey Key, string? NotProfiled)
     public (double PerRequest, string Unit)? Cost => InstructionsPerRequest is double i ? (i, "instructions") : CpuUsPerRequest is double c ? (c, "µs CPU") : null;
 
     public double ShareOf(string layer) => Layers.FirstOrDefault(l => l.Layer == layer)?.Share ?? 0;
+
+    public double BehalfOf(string layer) => Behalf.FirstOrDefault(l => l.Layer == layer)?.Share ?? 0;
 }
 
 /// <summary>A layer's share of a profile's samples, weighted by their periods.</summary>

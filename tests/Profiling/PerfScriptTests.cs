@@ -47,6 +47,16 @@ public sealed class PerfScriptTests
     }
 
     [Fact]
+    public void A_run_of_unplaceable_frames_from_a_broken_frame_chain_reads_as_one()
+    {
+        var text = "worker  7    1000 \n\t     1 leaf (a.so)\n\t     2 [unknown] ([unknown])\n\t     3 [unknown] ([unknown])\n\t     4 [unknown] ([unknown])\n\t     5 main (a.so)\n\n";
+
+        var sample = Assert.Single(PerfScript.Parse(new StringReader(text)));
+
+        Assert.Equal(new[] { "main", "[unknown]", "leaf" }, sample.Frames.Select(f => f.Symbol));
+    }
+
+    [Fact]
     public void Folding_joins_the_thread_and_the_frames_root_first_and_counts_equal_stacks()
     {
         var sample = new StackSample("worker", 1, 1000, new[] { new StackFrame("main", "a.so"), new StackFrame("(wrapper runtime-invoke) x", "/tmp/perf-1.map"), new StackFrame("[unknown]", "/usr/lib/libz.so.1") });
@@ -71,6 +81,12 @@ public sealed class StackLayersTests
     [InlineData("instance void [Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets] Microsoft.AspNetCore.Server.Kestrel.Transport.Sockets.Internal.IOQueue::Schedule(class [System.Runtime]System.Action`1<object>,object)[OptimizedTier1]", "/tmp/perf-2.map", "host and listener")]
     [InlineData("void [Newtonsoft.Json] Newtonsoft.Json.JsonTextWriter::WriteValue(string)[OptimizedTier1]", "/tmp/perf-2.map", "serialization")]
     [InlineData("pvm_irq_enable", "[kernel.kallsyms]", "kernel")]
+    [InlineData("sgen_sort_addresses", "/usr/bin/mono-sgen", "runtime: GC")]
+    [InlineData("mono_jit_runtime_invoke", "/usr/bin/mono-sgen", "runtime")]
+    [InlineData("void [MisbehavingService] Comparator.MisbehavingService.CostlyWork::SpinFor(int64)[OptimizedTier1]", "/tmp/perf-3.map", "service")]
+    [InlineData("Comparator.WebApiSelfHostService.ListenerWebApiAdapter:HandleAsync (System.Net.HttpListenerContext)", "/tmp/perf-1.map", "project glue")]
+    [InlineData("System.Net.HttpConnection:BeginReadRequest ()", "/tmp/perf-1.map", "host and listener")]
+    [InlineData("System.Net.Http.HttpContent:LoadIntoBufferAsync ()", "/tmp/perf-1.map", "framework pipeline")]
     [InlineData("[unknown]", "/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.12/libcoreclr.so", "runtime")]
     public void A_frame_belongs_to_the_layer_of_the_type_that_declares_its_method(string symbol, string dso, string layer)
     {
@@ -86,5 +102,37 @@ public sealed class StackLayersTests
         Assert.Equal("runtime", StackLayers.Of(samples[0], Rules));
         var shares = StackLayers.Shares(samples, Rules);
         Assert.Equal(1.0, shares.Sum(s => s.Share), 9);
+    }
+
+    [Fact]
+    public void Work_of_the_kernel_and_the_runtime_counts_on_behalf_of_the_nearest_layer_that_called_it()
+    {
+        var send = new StackSample("worker", 1, 1000, new[]
+        {
+            new StackFrame("Comparator.ListenerHosting.ListenerService/<AcceptLoopAsync>d__5:MoveNext ()", "/tmp/perf-1.map"),
+            new StackFrame("System.Net.Sockets.Socket:Send (byte[])", "/tmp/perf-1.map"),
+            new StackFrame("__send", "/usr/lib/x86_64-linux-gnu/libc.so.6"),
+            new StackFrame("tcp_sendmsg", "[kernel.kallsyms]"),
+        });
+        var collector = new StackSample("SGen worker", 2, 1000, new[] { new StackFrame("sgen_sort_addresses", "/usr/bin/mono-sgen") });
+
+        Assert.Equal("kernel", StackLayers.Of(send, Rules));
+        Assert.Equal("host and listener", StackLayers.Behalf(send, Rules));
+        Assert.Equal("runtime: GC", StackLayers.Behalf(collector, Rules));
+        var shares = StackLayers.Shares(new[] { send, collector }, Rules, StackLayers.Behalf);
+        Assert.Equal(new[] { ("host and listener", 0.5), ("runtime: GC", 0.5) }, shares.Select(l => (l.Layer, l.Share)).OrderBy(l => l.Layer).ToArray());
+    }
+
+    [Fact]
+    public void Named_share_counts_only_frames_of_jit_compiled_code()
+    {
+        var sample = new StackSample("worker", 1, 1000, new[]
+        {
+            new StackFrame("[unknown]", "[unknown]"), new StackFrame("Named:Method ()", "/tmp/perf-1.map"), new StackFrame("[unknown]", "/tmp/perf-1.map"),
+            new StackFrame("Named:Other ()", "/tmp/perf-1.map"), new StackFrame("[unknown]", "/usr/lib/libcoreclr.so"),
+        });
+
+        Assert.Equal(2.0 / 3, StackLayers.NamedShare(new[] { sample })!.Value, 9);
+        Assert.Null(StackLayers.NamedShare(new[] { new StackSample("t", 1, 1, new[] { new StackFrame("main", "a.so") }) }));
     }
 }

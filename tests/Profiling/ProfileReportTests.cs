@@ -41,7 +41,7 @@ public sealed class ProfileReportTests
 
         var table = ProfileReport.Sections(profile)[1].Table!;
 
-        Assert.Equal(new[] { "layer", "webapi-selfhost µs CPU/req (share)", "wcf-classic µs CPU/req (share)", "wcf-classic − webapi-selfhost" }, table.Header);
+        Assert.Equal(new[] { "layer", "webapi-selfhost µs CPU/req (share)", "wcf-classic µs CPU/req (share)", "wcf-classic - webapi-selfhost" }, table.Header);
         var pipeline = table.Rows.Single(r => r[0] == "framework pipeline");
         Assert.Equal(new[] { "framework pipeline", "5.0 (25.0%)", "20.0 (50.0%)", "+15.0" }, pipeline);
         Assert.Equal(new[] { "total", "20.0 (100.0%)", "40.0 (100.0%)", "+20.0" }, table.Rows[^1]);
@@ -54,10 +54,10 @@ public sealed class ProfileReportTests
         var costly = Cell("wcf-classic", 40, 0.25, 0.5, 0.25);
         var layers = Rules.Select(r => r.Layer).ToList();
 
-        Assert.Equal("wcf-classic spends 20.0 µs CPU more a request than webapi-selfhost in this profile's windows, the most of it in framework pipeline (+15.0 µs CPU)",
-            ProfileReport.ExtraWork(costly, cheap, layers, "µs CPU"));
-        Assert.Equal("wcf-classic spends 20.0 µs CPU more a request than webapi-selfhost in this profile's windows, the most of it in framework pipeline (+15.0 µs CPU)",
-            ProfileReport.ExtraWork(cheap, costly, layers, "µs CPU"));
+        Assert.Equal("wcf-classic spends 20.0 µs CPU more a request than webapi-selfhost in this profile's windows, the most of it spent in framework pipeline (+15.0 µs CPU)",
+            ProfileReport.ExtraWork(costly, cheap, layers, "µs CPU", (c, l) => c.ShareOf(l), "spent in"));
+        Assert.Equal("wcf-classic spends 20.0 µs CPU more a request than webapi-selfhost in this profile's windows, the most of it spent in framework pipeline (+15.0 µs CPU)",
+            ProfileReport.ExtraWork(cheap, costly, layers, "µs CPU", (c, l) => c.ShareOf(l), "spent in"));
     }
 
     [Fact]

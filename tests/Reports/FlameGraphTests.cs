@@ -94,13 +94,13 @@ public sealed class FlameGraphTests
     }
 
     [Fact]
-    public void The_root_is_at_the_bottom_and_a_child_sits_one_frame_above_its_parent()
+    public void The_root_is_at_the_top_and_a_child_hangs_one_frame_below_its_parent()
     {
         var doc = Draw(S("worker", 1, "Main"));
         double Y(string name) => double.Parse(Frame(doc, name).Element(Svg + "rect")!.Attribute("y")!.Value, CultureInfo.InvariantCulture);
 
-        Assert.Equal(Y("all") - 16, Y("worker"));
-        Assert.Equal(Y("worker") - 16, Y("Main"));
+        Assert.Equal(Y("all") + 16, Y("worker"));
+        Assert.Equal(Y("worker") + 16, Y("Main"));
     }
 
     [Fact]
