@@ -159,7 +159,7 @@ public static class RunCommand
         RunJournal journal, string directory, IRunProgress progress, CancellationToken cancellationToken)
     {
         if (options.Profile is null || cancellationToken.IsCancellationRequested) return run;
-        var profile = await Profiling.ProfilePass.RunAsync(options, drivers, layout, directory, progress, cancellationToken);
+        var profile = Profiling.ProfilePass.WithMeasured(await Profiling.ProfilePass.RunAsync(options, drivers, layout, directory, progress, cancellationToken), run);
         journal.Append(new JournalEntry(JournalEntry.IsProfile, DateTimeOffset.UtcNow) { Profile = profile });
         return run with { Profile = profile };
     }

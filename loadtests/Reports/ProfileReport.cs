@@ -64,7 +64,13 @@ public static class ProfileReport
         var shown = profile.Targets.Select(t => profile.Of(cell, t)).Where(c => c is { NotProfiled: null }).Cast<ProfiledCell>().ToList();
         var lines = profile.Targets.Select(t => profile.Of(cell, t)).Where(c => c?.NotProfiled is not null).Select(c => $"{c!.Key.Target}: {c.NotProfiled}").ToList();
         // A cost scales the shares only where every profiled target has it in one unit: else shares alone.
-        var unit = shown.Select(c => c.Cost?.Unit).Distinct().ToList() is { Count: 1 } units && units[0] is string u ? u : null;
+        var unit = shown.Select(c => (c.Cost?.Unit, c.Cost?.Measured)).Distinct().ToList() is { Count: 1 } units && units[0].Unit is string u ? u : null;
+        var measured = unit is not null && shown[0].Cost!.Value.Measured;
+        if (unit is not null)
+            lines.Add(measured
+                ? $"each target's {unit} a request as the run measured it (the median of the cell's closed-loop windows), shared out by the profile's samples; whether the difference is real is the verdict's to say"
+                : $"each target's {unit} a request over the profile's own window: under sampling, with the JIT map and frame pointers on, not a measured figure " +
+                  "(the sampled process may spend more than a measured one, and not alike on every stack); `run --profile` scales by the measured figures instead");
         var baseline = shown.FirstOrDefault(c => c.Key.Target == profile.Baseline);
         var layers = profile.Layers.Select(r => r.Layer).Append(Measuring.StackLayers.Unattributed).Distinct().ToList();
         var own = Table(shown, baseline, unit, layers, (c, l) => c.ShareOf(l));
@@ -78,7 +84,8 @@ public static class ProfileReport
         foreach (var c in shown)
         {
             lines.Add($"{c.Key.Target}: {c.Samples:N0} samples over {c.Seconds:0.0} s, {c.Requests:N0} requests" +
-                      (c.Cost is { } k ? $", {Cost(k.PerRequest, k.Unit)} {k.Unit} a request in this window" : "") +
+                      (c.CpuUsPerRequest is double sampled ? $", {Cost(sampled, "µs CPU")} µs CPU a request under sampling" : "") +
+                      (c.MeasuredCpuUsPerRequest is double m ? $" ({Cost(m, "µs CPU")} measured, median of {c.MeasuredWindows} windows)" : "") +
                       (c.NamedShare is double named ? $"; {Percent(named)} of the frames in JIT-compiled code named" : "") +
                       $"; flame graph {c.FlameGraph}, folded stacks {c.Folded}");
             lines.Add($"{c.Key.Target}'s hottest frames (self): " + string.Join("; ", c.Frames.Take(5).Select(f => $"{f.Frame} ({f.Layer ?? Measuring.StackLayers.Unattributed}) {Percent(f.Share)}")));
@@ -121,7 +128,8 @@ public static class ProfileReport
         var byLayer = layers.Select(l => (Layer: l, Delta: share(other, l) * other.Cost!.Value.PerRequest - share(baseline, l) * baseline.Cost!.Value.PerRequest)).ToList();
         var (who, than, sign) = total >= 0 ? (other.Key.Target, baseline.Key.Target, 1) : (baseline.Key.Target, other.Key.Target, -1);
         var largest = byLayer.OrderByDescending(d => sign * d.Delta).First();
-        return $"{who} spends {Cost(Math.Abs(total), unit)} {unit} more a request than {than} in this profile's windows, " +
+        var where = other.Cost!.Value.Measured ? "as measured (median)" : "in this profile's windows (under sampling)";
+        return $"{who} spends {Cost(Math.Abs(total), unit)} {unit} more a request than {than} {where}, " +
                $"the most of it {verb} {largest.Layer} ({Signed(sign * largest.Delta, unit)} {unit})";
     }
 

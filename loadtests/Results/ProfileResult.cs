@@ -41,8 +41,16 @@ public sealed record ProfiledCell(CellKey Key, string? NotProfiled)
     public int Samples { get; init; }
     public double Seconds { get; init; }
     public long Requests { get; init; }
+    /// <summary>The server's CPU time a request over the profile's own window: under sampling, with the JIT map and frame pointers on (not a measured figure).</summary>
     public double? CpuUsPerRequest { get; init; }
+    /// <summary>Instructions a request over the profile's own window, under sampling, where the CPU's counters were read.</summary>
     public double? InstructionsPerRequest { get; init; }
+
+    /// <summary>The same figures as the run measured them (run --profile): the median over the cell's closed-loop windows; null for a profile alone.</summary>
+    public double? MeasuredCpuUsPerRequest { get; init; }
+    public double? MeasuredInstructionsPerRequest { get; init; }
+    /// <summary>How many measured windows the medians are of.</summary>
+    public int MeasuredWindows { get; init; }
     public double? NamedShare { get; init; }
     public IReadOnlyList<LayerShare> Layers { get; init; } = Array.Empty<LayerShare>();
 
@@ -52,9 +60,14 @@ public sealed record ProfiledCell(CellKey Key, string? NotProfiled)
     public string? Folded { get; init; }
     public string? FlameGraph { get; init; }
 
-    /// <summary>The figure a layer's share scales into: instructions per request where counted, else server CPU µs per request; null for neither.</summary>
+    /// <summary>
+    /// The figure a layer's share scales into: the run's measured one where there is one (instructions per request where counted, else
+    /// server CPU µs per request), else the profile window's own; null for none.
+    /// </summary>
     [JsonIgnore]
-    public (double PerRequest, string Unit)? Cost => InstructionsPerRequest is double i ? (i, "instructions") : CpuUsPerRequest is double c ? (c, "µs CPU") : null;
+    public (double PerRequest, string Unit, bool Measured)? Cost =>
+        MeasuredInstructionsPerRequest is double mi ? (mi, "instructions", true) : MeasuredCpuUsPerRequest is double mc ? (mc, "µs CPU", true)
+        : InstructionsPerRequest is double i ? (i, "instructions", false) : CpuUsPerRequest is double c ? (c, "µs CPU", false) : null;
 
     public double ShareOf(string layer) => Layers.FirstOrDefault(l => l.Layer == layer)?.Share ?? 0;
 

@@ -54,10 +54,24 @@ public sealed class ProfileReportTests
         var costly = Cell("wcf-classic", 40, 0.25, 0.5, 0.25);
         var layers = Rules.Select(r => r.Layer).ToList();
 
-        Assert.Equal("wcf-classic spends 20.0 µs CPU more a request than webapi-selfhost in this profile's windows, the most of it spent in framework pipeline (+15.0 µs CPU)",
+        Assert.Equal("wcf-classic spends 20.0 µs CPU more a request than webapi-selfhost in this profile's windows (under sampling), the most of it spent in framework pipeline (+15.0 µs CPU)",
             ProfileReport.ExtraWork(costly, cheap, layers, "µs CPU", (c, l) => c.ShareOf(l), "spent in"));
-        Assert.Equal("wcf-classic spends 20.0 µs CPU more a request than webapi-selfhost in this profile's windows, the most of it spent in framework pipeline (+15.0 µs CPU)",
+        Assert.Equal("wcf-classic spends 20.0 µs CPU more a request than webapi-selfhost in this profile's windows (under sampling), the most of it spent in framework pipeline (+15.0 µs CPU)",
             ProfileReport.ExtraWork(cheap, costly, layers, "µs CPU", (c, l) => c.ShareOf(l), "spent in"));
+    }
+
+    [Fact]
+    public void A_profiled_run_scales_the_shares_by_its_measured_figures_and_says_so()
+    {
+        var profile = Profile(Cell("webapi-selfhost", 20, 0.5, 0.5, 0) with { MeasuredCpuUsPerRequest = 10, MeasuredWindows = 6 },
+            Cell("wcf-classic", 40, 0.5, 0.5, 0) with { MeasuredCpuUsPerRequest = 30, MeasuredWindows = 6 });
+
+        var section = ProfileReport.Sections(profile)[1];
+
+        Assert.Equal(new[] { "service", "5.0 (50.0%)", "15.0 (50.0%)", "+10.0" }, section.Table!.Rows[0]);
+        Assert.Contains(section.Lines, l => l.StartsWith("each target's µs CPU a request as the run measured it", System.StringComparison.Ordinal));
+        Assert.Contains(section.Lines, l => l.StartsWith("wcf-classic spends 20.0 µs CPU more a request than webapi-selfhost as measured (median)", System.StringComparison.Ordinal));
+        Assert.Contains(section.Lines, l => l.Contains("40.0 µs CPU a request under sampling (30.0 measured, median of 6 windows)", System.StringComparison.Ordinal));
     }
 
     [Fact]
