@@ -142,26 +142,21 @@ public static class ProfilePass
     }
 
     /// <summary>
-    /// The profile with each cell's cost a request as the run measured it: the median over the cell's closed-loop windows, which the
-    /// report then shares out by the samples (a sampled process's own figures are not measured ones: the sampling and the JIT map cost it).
+    /// The profile with each cell's cost a request as the run measured it: the cell's median window (its summary, the figures the verdict
+    /// and the tables quote), which the report then shares out by the samples (a sampled process's own figures are not measured ones:
+    /// the sampling and the JIT map cost it).
     /// </summary>
     public static ProfileResult WithMeasured(ProfileResult profile, RunResult run) => profile with
     {
-        Cells = profile.Cells.Select(c => run.Cells.FirstOrDefault(r => r.Key == c.Key) is { Repeats.Count: > 0 } measured
+        Cells = profile.Cells.Select(c => run.Cells.FirstOrDefault(r => r.Key == c.Key) is { Summary: { } median } measured
             ? c with
             {
-                MeasuredCpuUsPerRequest = Median(measured.Repeats.Select(m => m.ServerCpuUsPerRequest)),
-                MeasuredInstructionsPerRequest = Median(measured.Repeats.Select(m => Metrics.InstructionsPerRequest.Of(m))),
+                MeasuredCpuUsPerRequest = median.ServerCpuUsPerRequest,
+                MeasuredInstructionsPerRequest = Metrics.InstructionsPerRequest.Of(median),
                 MeasuredWindows = measured.Repeats.Count,
             }
             : c).ToList(),
     };
-
-    private static double? Median(IEnumerable<double?> values)
-    {
-        var sorted = values.OfType<double>().OrderBy(v => v).ToList();
-        return sorted.Count == 0 ? null : sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[sorted.Count / 2 - 1] + sorted[sorted.Count / 2]) / 2;
-    }
 
     /// <summary>"wcf-classic.echo-post-64KB-c100": a cell's files, named for a person and safe on every file system.</summary>
     public static string FileStem(CellKey key, string sizeLabel)

@@ -68,7 +68,7 @@ public static class ProfileReport
         var measured = unit is not null && shown[0].Cost!.Value.Measured;
         if (unit is not null)
             lines.Add(measured
-                ? $"each target's {unit} a request as the run measured it (the median of the cell's closed-loop windows), shared out by the profile's samples; whether the difference is real is the verdict's to say"
+                ? $"each target's {unit} a request as the run measured it (the cell's median window, as the verdict quotes it), shared out by the profile's samples; whether the difference is real is the verdict's to say"
                 : $"each target's {unit} a request over the profile's own window: under sampling, with the JIT map and frame pointers on, not a measured figure " +
                   "(the sampled process may spend more than a measured one, and not alike on every stack); `run --profile` scales by the measured figures instead");
         var baseline = shown.FirstOrDefault(c => c.Key.Target == profile.Baseline);
@@ -85,7 +85,7 @@ public static class ProfileReport
         {
             lines.Add($"{c.Key.Target}: {c.Samples:N0} samples over {c.Seconds:0.0} s, {c.Requests:N0} requests" +
                       (c.CpuUsPerRequest is double sampled ? $", {Cost(sampled, "µs CPU")} µs CPU a request under sampling" : "") +
-                      (c.MeasuredCpuUsPerRequest is double m ? $" ({Cost(m, "µs CPU")} measured, median of {c.MeasuredWindows} windows)" : "") +
+                      (c.MeasuredCpuUsPerRequest is double m ? $" ({Cost(m, "µs CPU")} measured: the median of {c.MeasuredWindows} windows)" : "") +
                       (c.NamedShare is double named ? $"; {Percent(named)} of the frames in JIT-compiled code named" : "") +
                       $"; flame graph {c.FlameGraph}, folded stacks {c.Folded}");
             lines.Add($"{c.Key.Target}'s hottest frames (self): " + string.Join("; ", c.Frames.Take(5).Select(f => $"{f.Frame} ({f.Layer ?? Measuring.StackLayers.Unattributed}) {Percent(f.Share)}")));
@@ -128,7 +128,7 @@ public static class ProfileReport
         var byLayer = layers.Select(l => (Layer: l, Delta: share(other, l) * other.Cost!.Value.PerRequest - share(baseline, l) * baseline.Cost!.Value.PerRequest)).ToList();
         var (who, than, sign) = total >= 0 ? (other.Key.Target, baseline.Key.Target, 1) : (baseline.Key.Target, other.Key.Target, -1);
         var largest = byLayer.OrderByDescending(d => sign * d.Delta).First();
-        var where = other.Cost!.Value.Measured ? "as measured (median)" : "in this profile's windows (under sampling)";
+        var where = other.Cost!.Value.Measured ? "as measured (median window)" : "in this profile's windows (under sampling)";
         return $"{who} spends {Cost(Math.Abs(total), unit)} {unit} more a request than {than} {where}, " +
                $"the most of it {verb} {largest.Layer} ({Signed(sign * largest.Delta, unit)} {unit})";
     }

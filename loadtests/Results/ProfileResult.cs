@@ -46,10 +46,10 @@ public sealed record ProfiledCell(CellKey Key, string? NotProfiled)
     /// <summary>Instructions a request over the profile's own window, under sampling, where the CPU's counters were read.</summary>
     public double? InstructionsPerRequest { get; init; }
 
-    /// <summary>The same figures as the run measured them (run --profile): the median over the cell's closed-loop windows; null for a profile alone.</summary>
+    /// <summary>The same figures as the run measured them (run --profile): the cell's median window, as its verdict quotes it; null for a profile alone.</summary>
     public double? MeasuredCpuUsPerRequest { get; init; }
     public double? MeasuredInstructionsPerRequest { get; init; }
-    /// <summary>How many measured windows the medians are of.</summary>
+    /// <summary>How many measured windows the median window is the median of.</summary>
     public int MeasuredWindows { get; init; }
     public double? NamedShare { get; init; }
     public IReadOnlyList<LayerShare> Layers { get; init; } = Array.Empty<LayerShare>();

@@ -31,7 +31,7 @@ public sealed class ProfileReportTests
         };
 
     private static ProfileResult Profile(params ProfiledCell[] cells) =>
-        new("perf record -e cpu-clock -F 999 -g", null, "profile-layers.json", Rules, cells) { Baseline = "webapi-selfhost" };
+        new("perf record -e cpu-clock -F 499 -g", null, "profile-layers.json", Rules, cells) { Baseline = "webapi-selfhost" };
 
     [Fact]
     public void Each_layer_is_its_share_of_the_cost_of_a_request_and_the_difference_is_the_other_minus_the_baseline()
@@ -70,8 +70,8 @@ public sealed class ProfileReportTests
 
         Assert.Equal(new[] { "service", "5.0 (50.0%)", "15.0 (50.0%)", "+10.0" }, section.Table!.Rows[0]);
         Assert.Contains(section.Lines, l => l.StartsWith("each target's µs CPU a request as the run measured it", System.StringComparison.Ordinal));
-        Assert.Contains(section.Lines, l => l.StartsWith("wcf-classic spends 20.0 µs CPU more a request than webapi-selfhost as measured (median)", System.StringComparison.Ordinal));
-        Assert.Contains(section.Lines, l => l.Contains("40.0 µs CPU a request under sampling (30.0 measured, median of 6 windows)", System.StringComparison.Ordinal));
+        Assert.Contains(section.Lines, l => l.StartsWith("wcf-classic spends 20.0 µs CPU more a request than webapi-selfhost as measured (median window)", System.StringComparison.Ordinal));
+        Assert.Contains(section.Lines, l => l.Contains("40.0 µs CPU a request under sampling (30.0 measured: the median of 6 windows)", System.StringComparison.Ordinal));
     }
 
     [Fact]
