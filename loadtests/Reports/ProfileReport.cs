@@ -17,7 +17,8 @@ public static class ProfileReport
         "Each target was sampled in a pass of its own after the measured windows (started afresh with its runtime's JIT map on, warmed, then " +
         "loaded as the cell was), so that no judged figure comes from a sampled process. A sample counts for the layer of its leaf-most frame " +
         "that a rule of the layers file claims: time in the serializer called by a controller is serialization's, a lock taken by the listener " +
-        "the runtime's. Each layer's share is scaled into the target's cost of a request over the same window; a difference is the target's " +
+        "the runtime's. Each layer's share is scaled into the target's cost of a request (the run's measured figure, or the profile's own window: " +
+        "the line under each table says which); a difference is the target's " +
         "minus the baseline's. A share is of samples, not a judged figure: it says where the work goes, not by how much one stack is cheaper.";
 
     private static readonly string[] Palette = { "#d62728", "#ff7f0e", "#2ca02c", "#1f77b4", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf", "#7f7f7f" };
@@ -139,7 +140,11 @@ public static class ProfileReport
         ? (value >= 1e6 ? (value / 1e6).ToString("0.00", CultureInfo.InvariantCulture) + "M" : (value / 1e3).ToString("0.0", CultureInfo.InvariantCulture) + "k")
         : value.ToString("0.0", CultureInfo.InvariantCulture);
 
-    private static string Signed(double value, string unit) => (value >= 0 ? "+" : "-") + Cost(Math.Abs(value), unit);
+    private static string Signed(double value, string unit)
+    {
+        var text = Cost(Math.Abs(value), unit);
+        return (value >= 0 || text.Trim('0', '.', 'k', 'M').Length == 0 ? "+" : "-") + text; // a difference that rounds to nothing has no sign
+    }
 
     /// <summary>profile.md: the sections as Markdown.</summary>
     public static string Markdown(ProfileResult profile)
