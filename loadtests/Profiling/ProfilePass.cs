@@ -49,6 +49,9 @@ public static class ProfilePass
 
         var sampled = new List<(ProfiledCell Cell, int Pid, string Data)>();
         var result = new List<ProfiledCell>();
+        // Under --server-cores the first allotment's cells are profiled, the targets and the driver placed as they were measured there.
+        var ownCpus = context.Placing ? ProcessSampler.CpusAllowed(Environment.ProcessId) : null;
+        if (context.Placing) allotment.PinDriver(Environment.ProcessorCount);
         await using (var session = new LaunchSession(context, 0, first: true, allotment))
         {
             await session.StartAsync(options.Targets, cancellationToken);
@@ -75,6 +78,7 @@ public static class ProfilePass
                 }
         }
 
+        if (ownCpus is not null) CoreAllotment.MoveThisProcess(ownCpus);
         // Every target has exited: its JIT map is whole, and perf can name its frames.
         foreach (var (cell, pid, data) in sampled)
         {

@@ -50,8 +50,8 @@ public static class ReportSections
             sections.Add(new("Drivers side by side", Table: drivers) { Terminal = new("", drivers) });
         }
         sections.Add(new("Every cell (median repeat)", Table: EveryCell(run)));
-        sections.Add(Flags(run));
         if (run.Profile is ProfileResult profile) sections.AddRange(ProfileReport.Sections(profile));
+        sections.Add(Flags(run));
         return sections.OfType<ReportSection>().ToList();
     }
 

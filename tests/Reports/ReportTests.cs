@@ -35,7 +35,7 @@ public sealed class ReportTests
     public void Every_exporter_has_its_own_name_and_file_and_the_terminal_writes_none()
     {
         Assert.Equal(Exporters.All.Count, Exporters.All.Select(e => e.Name).Distinct().Count());
-        Assert.Equal(new[] { "results.json", "results.csv", "report.md", "charts", "report.html", "summary.md" }, Exporters.Files.Select(e => e.FileName));
+        Assert.Equal(new[] { "results.json", "results.csv", "report.md", "charts", "report.html", "summary.md", "profile.html" }, Exporters.Files.Select(e => e.FileName));
         var console = Assert.Single(Exporters.All, e => e.FileName is null);
         var report = new RunReport(TwoTargets(), new List<Chart>());
         var text = console.Render(report);
