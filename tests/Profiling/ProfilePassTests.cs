@@ -34,8 +34,8 @@ public sealed class ProfilePassTests
     {
         var args = new[]
         {
-            "--targets", "kestrel", "--endpoints", "time", "--warmup", "0.5s", "--first-warmup", "1s", "--duration", "0.5s", "--launches", "1", "--repeat", "2",
-            "--steady-bound", "5s", "--rate", "none", "--profile-duration", "2s", "--out", Path.Combine(Path.GetTempPath(), "comparator-profile-tests"),
+            "--targets", "kestrel", "--endpoints", "time", "--warmup", "0.5s", "--first-warmup", "1s", "--duration", "0.5s", "--launches", "1", "--repeat", "1",
+            "--steady-bound", "2s", "--rate", "none", "--profile-duration", "1s", "--out", Path.Combine(Path.GetTempPath(), "comparator-profile-tests"),
         };
         var options = RunOptionsParser.Parse(profile ? args.Append("--profile").ToArray() : args, BuildLayout.Discover());
         var spinning = new TargetDefinition("spinning", "test double", ".NET 10", "Kestrel", "MisbehavingService", "MisbehavingService.dll", HostRuntime.DotNet, null)
