@@ -83,6 +83,9 @@ public static class RunCommand
                 "a window measured before it stopped is marked. 0 turns the wait off. Default: 20s."),
             CommandLine.Flag("--duet", "Measure every target of a cell in the same windows, side by side (duet measurement), instead of in turn: " +
                 "a swing of the machine hits both sides alike, while each side has half the machine. See docs/method.md for its A/A spread here."),
+            CommandLine.One("--label", "TEXT", "What to call this run in its results and reports (a build, a configuration): kept in results.json beside the machine's fingerprint."),
+            CommandLine.Many("--revision", "REV|NAME=REV", "The revision of what is measured (a commit, a build number), kept in results.json; NAME=REV gives one target's own " +
+                "(a target of the run by name), REV alone every target's."),
             CommandLine.One("--compare-to", "BASE.json", "After the run, diff it against this saved results.json; exit 1 on a regression, 3 when it cannot judge (as diff)."),
             CommandLine.One("--threshold", "PERCENT", "The change --compare-to counts as a regression. Default: the runs' recorded minimum effect; given, a side with one launch is gated on medians."),
             CommandLine.Flag("--crank", "Also print the results for crank's agent, when the comparator runs as crank's load job (crank/comparator.yml): " +

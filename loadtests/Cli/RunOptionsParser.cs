@@ -100,7 +100,9 @@ public static class RunOptionsParser
             SteadyBound: a.Defines("--steady-bound") && a.Value("--steady-bound") is string steady ? Duration("--steady-bound", steady, allowZero: true)
                 : quick ? TimeSpan.Zero : null,
             Duet: a.Defines("--duet") && a.Flag("--duet"),
-            Profile: a.Defines("--profile") && a.Flag("--profile") ? Profile(a, layout) : null);
+            Profile: a.Defines("--profile") && a.Flag("--profile") ? Profile(a, layout) : null,
+            Label: Optional(a, "--label") is { } label ? (label.Trim().Length > 0 ? label.Trim() : throw new UsageException($"{a.CommandName}: --label needs a text, not an empty one")) : null,
+            Revisions: a.Defines("--revision") ? Revisions(a.Values("--revision"), targets, a.CommandName) : null);
         return design is null ? options : WithHorizonOfTheBudget(options, design);
     }
 
@@ -123,6 +125,25 @@ public static class RunOptionsParser
         {
             throw new UsageException($"--layers: {e.Message}");
         }
+    }
+
+    /// <summary>
+    /// --revision's values: REV for the run (every target), NAME=REV for the target of that name. A value whose part before '=' names no
+    /// target of the run is the run's own (a build tag may hold '='); two for the run, or two for one target, are an error.
+    /// </summary>
+    public static IReadOnlyDictionary<string, string>? Revisions(IReadOnlyList<string> values, IReadOnlyList<TargetPlan> targets, string command)
+    {
+        if (values.Count == 0) return null;
+        var revisions = new Dictionary<string, string>();
+        foreach (var value in values.Select(v => v.Trim()))
+        {
+            var eq = value.IndexOf('=');
+            var (name, revision) = eq > 0 && targets.Any(t => t.Name == value[..eq]) ? (value[..eq], value[(eq + 1)..].Trim()) : ("", value);
+            if (revision.Length == 0) throw new UsageException($"{command}: --revision '{value}' gives no revision");
+            if (!revisions.TryAdd(name, revision))
+                throw new UsageException($"{command}: --revision given twice for {(name.Length == 0 ? "the run" : name)} ('{revisions[name]}', '{revision}'); give it once");
+        }
+        return revisions;
     }
 
     private static string? Perf(ArgumentReader a) => a.Defines("--perf") ? a.Value("--perf") : null;

@@ -12,8 +12,16 @@ public static class SpecText
         var facts = new List<string>
         {
             Invariant($"started {run.StartedAt:u}, finished {run.FinishedAt:u}"),
-            $"machine: {s.Machine.CpuModel}, {s.Machine.LogicalCores} logical cores, {s.Machine.OperatingSystem}; comparator on {s.Machine.DotNetRuntime}",
+            $"machine: {s.Machine.CpuModel}, {s.Machine.LogicalCores} logical cores" + (s.Machine.MemoryGiB is double gib ? Invariant($", {gib:0.#} GiB") : "") +
+            $", {s.Machine.OperatingSystem}" + (s.Machine.Kernel is string k ? $" (kernel {k})" : "") + $"; comparator on {s.Machine.DotNetRuntime}" +
+            (s.Machine.Mono is string mono ? $"; Mono {mono}" : "") + (s.Machine.Fingerprint is string f ? $"; machine fingerprint {f}" : ""),
         };
+        if (s.Label is not null || s.Revision is not null || run.Targets.Any(t => t.Revision is not null && t.Revision != s.Revision))
+            facts.Add(string.Join("; ", new[]
+            {
+                s.Label is string label ? $"label: {label}" : null,
+                s.Revision is string revision ? $"revision: {revision}" : null,
+            }.Concat(run.Targets.Where(t => t.Revision is not null && t.Revision != s.Revision).Select(t => $"{t.Name} at revision {t.Revision}")).OfType<string>()));
         if (Crank(s) is string crank) facts.Add(crank);
         facts.AddRange(s.Drivers.Select(d => $"driver {d.Name}: {d.Description}"));
         facts.Add($"cores: the servers {CoreParts.Phrase(s)}");

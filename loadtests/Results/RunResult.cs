@@ -131,6 +131,12 @@ public sealed record RunSpec(
     /// <summary>How much longer a .NET target's warm-up could go on while its JIT still compiled (--steady-bound), in seconds; null in files saved before it existed.</summary>
     public double? SteadyBoundSeconds { get; init; }
 
+    /// <summary>What the user called this run (--label): a build, a configuration; null when not given.</summary>
+    public string? Label { get; init; }
+
+    /// <summary>The revision of what was measured (--revision: a commit, a build number); each target's own is on its TargetInfo.</summary>
+    public string? Revision { get; init; }
+
     /// <summary>Seconds each target was sampled per cell in the profile pass after the measured windows (--profile); null when not profiled.</summary>
     public double? ProfileSeconds { get; init; }
 
@@ -210,7 +216,31 @@ public sealed record MachineInfo(
     string CpuModel,
     int LogicalCores,
     string DotNetRuntime,
-    IReadOnlyDictionary<string, string> Packages);
+    IReadOnlyDictionary<string, string> Packages)
+{
+    /// <summary>The machine's memory in GiB, as the kernel reports it; null in files saved before it was recorded.</summary>
+    public double? MemoryGiB { get; init; }
+
+    /// <summary>The kernel's release (uname -r); null off Linux and in older files.</summary>
+    public string? Kernel { get; init; }
+
+    /// <summary>Mono's version where it runs the net472 targets; null where there is none.</summary>
+    public string? Mono { get; init; }
+
+    /// <summary>Whether the CPU's own counters could be read (a PMU, and permission).</summary>
+    public bool? CpuCounters { get; init; }
+
+    /// <summary>
+    /// What two runs must share to stand in one series: the CPU model, cores, memory, OS and kernel, runtimes and counters, hashed
+    /// (the machine's name is left out: CI runners of one kind differ by name alone). Null in files saved before it was recorded.
+    /// </summary>
+    public string? Fingerprint { get; init; }
+
+    /// <summary>The fingerprint of these facts: the first 12 hex digits of the SHA-256 of them, one a line.</summary>
+    public string FingerprintOfFacts() => Convert.ToHexString(System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(string.Join("\n",
+        CpuModel, LogicalCores.ToString(CultureInfo.InvariantCulture), MemoryGiB?.ToString("0", CultureInfo.InvariantCulture) ?? "", OperatingSystem, Kernel ?? "",
+        DotNetRuntime, Mono ?? "", CpuCounters?.ToString() ?? ""))))[..12].ToLowerInvariant();
+}
 
 /// <summary>A target as it was in this run: what it is, where it listened, and whether it was measured.</summary>
 public sealed record TargetInfo(
@@ -226,7 +256,9 @@ public sealed record TargetInfo(
     string? TcpNoDelay = null,
     string? RuntimeCounters = null,
     string? Tls = null,
-    string? CpuCounters = null);
+    string? CpuCounters = null,
+    string? Revision = null);
+// Revision: the revision of this target's build as the user named it (--revision NAME=REV, else the run's --revision); null when not given.
 // CpuCounters: how the CPU's counters of the target were counted ("from its first instruction, every thread"), or why not; null where none were asked or in older files.
 // Tls: an https target's TLS as first negotiated ("TLS 1.3, TLS_AES_256_GCM_SHA384, certificate validated"); null over plain HTTP and in older files.
 // RuntimeCounters: whether the run read the target's runtime counters, and which (or why not).

@@ -163,7 +163,9 @@ public sealed class LaunchSession : IAsyncDisposable
         foreach (var target in _active) await StopAsync(target);
     }
 
-    private static TargetInfo Info(TargetPlan plan, string? baseUrl, string? notMeasured) => (plan.Definition is TargetDefinition d
+    private TargetInfo Info(TargetPlan plan, string? baseUrl, string? notMeasured) => Described(plan, baseUrl, notMeasured) with { Revision = _run.Options.RevisionOf(plan.Name) };
+
+    private static TargetInfo Described(TargetPlan plan, string? baseUrl, string? notMeasured) => (plan.Definition is TargetDefinition d
         ? new TargetInfo(plan.Name, d.Stack, d.Runtime, d.Server, baseUrl, false, notMeasured is null, notMeasured)
         : new TargetInfo(plan.Name, $"external service at {baseUrl}" + (plan.ExternalPid is int pid ? $" (process {pid}: its CPU and memory are read)" : ""),
             "unknown", "unknown", baseUrl, true, notMeasured is null, notMeasured)) with { Tls = plan.Tls };

@@ -8,13 +8,29 @@ namespace Comparator.Running;
 /// <summary>Where a run ran: the facts a reader needs to judge whether two runs can be compared.</summary>
 public static class MachineDescription
 {
-    public static MachineInfo Current() => new(
-        Environment.MachineName,
-        RuntimeInformation.OSDescription,
-        CpuModel(),
-        Environment.ProcessorCount,
-        RuntimeInformation.FrameworkDescription,
-        Packages());
+    public static MachineInfo Current()
+    {
+        var machine = new MachineInfo(
+            Environment.MachineName,
+            RuntimeInformation.OSDescription,
+            CpuModel(),
+            Environment.ProcessorCount,
+            RuntimeInformation.FrameworkDescription,
+            Packages())
+        {
+            MemoryGiB = Math.Round(GC.GetGCMemoryInfo().TotalAvailableMemoryBytes / (1024.0 * 1024 * 1024), 1),
+            Kernel = Kernel(),
+            Mono = Targets.MonoRuntime.Version,
+            CpuCounters = CpuCounting.Resolve(asked: true).Set is not null,
+        };
+        return machine with { Fingerprint = machine.FingerprintOfFacts() };
+    }
+
+    private static string? Kernel()
+    {
+        try { return OperatingSystem.IsLinux() ? File.ReadAllText("/proc/sys/kernel/osrelease").Trim() : null; }
+        catch (IOException) { return null; }
+    }
 
     private static string CpuModel()
     {

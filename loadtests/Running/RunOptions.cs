@@ -72,8 +72,11 @@ public sealed record RunOptions(
     bool Counters = true,
     TimeSpan? SteadyBound = null,
     bool Duet = false,
-    ProfileSettings? Profile = null)
+    ProfileSettings? Profile = null,
+    string? Label = null,
+    IReadOnlyDictionary<string, string>? Revisions = null)
 {
+    // Label: --label, what the user calls the run. Revisions: --revision, the run's (key "") and each named target's.
     // Profile: --profile (or the profile command), a sampling profile of every target per closed-loop cell, in a pass after the measured windows.
     // Duet: --duet, every target of a cell measured in the same windows (side by side) instead of in turn.
     // Counters: --counters, the CPU's instructions and cycles counted on every target where this machine allows (CpuCounting).
@@ -83,6 +86,9 @@ public sealed record RunOptions(
     // Ports: --ports, the range the targets are started on; null: any free port.
     // Insecure: --insecure, an https target's certificate accepted though it does not validate (self-signed).
     // ServerCores: --server-cores, each allotment its own set of cells; null: the one of --pin, or shared.
+
+    /// <summary>The revision a target's record carries: its own (--revision NAME=REV), else the run's; null when none was given.</summary>
+    public string? RevisionOf(string target) => Revisions is null ? null : Revisions.TryGetValue(target, out var own) ? own : Revisions.GetValueOrDefault("");
 
     /// <summary>The allotments of cores the cells are measured under, in order: --server-cores, else --pin's, else shared.</summary>
     public IReadOnlyList<CoreAllotment> Allotments => ServerCores ?? new[]

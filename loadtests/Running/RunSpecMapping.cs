@@ -48,6 +48,8 @@ public static class RunSpecMapping
         CpuCounters = CpuCounting.Resolve(options.Counters).Line,
         SteadyBoundSeconds = options.Window.SteadyBound.TotalSeconds,
         ProfileSeconds = options.Profile?.Duration.TotalSeconds,
+        Label = options.Label,
+        Revision = options.Revisions?.GetValueOrDefault(""),
         Cores = options.Allotments.Select(a => a.ToSpec()).ToList(),
         Sequential = options.Rule.Design is SequentialDesign d
             ? new SequentialSpec(d.FirstLook, d.MaxLaunches, options.BudgetSeconds, 0, 0, $"the horizon of {options.Launches} launches", new List<LookSpec>())

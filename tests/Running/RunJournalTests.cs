@@ -107,6 +107,7 @@ public sealed class RunJournalTests : IDisposable
         ["Ports"] = "not recorded in the spec: each target's base URL shows the port it got",
         ["Counters"] = "cpuCounters (what was counted, or the line saying why not)", ["SteadyBound"] = "steadyBoundSeconds", ["Duet"] = "schedule",
         ["Profile"] = "profileSeconds (the profile pass's result is the run's profile, journaled after its end)",
+        ["Label"] = "label", ["Revisions"] = "revision (the run's), and each target's on its TargetInfo",
         ["Crank"] = "not recorded: it only adds crank's results lines on the terminal (a crank run's spec records its agents through import-crank)",
     };
 
@@ -120,7 +121,7 @@ public sealed class RunJournalTests : IDisposable
             "--warmup", "0.25s", "--first-warmup", "1.5s", "--duration", "0.5s", "--max-repeat", "4", "--precision", "7%", "--json-items", "3",
             "--baseline-target", "httplistener", "--confidence", "95", "--min-effect", "4%", "--equivalence", "6%", "--server-header", "on", "--tcp-nodelay", "off",
             "--rate", "1000", "--budget", "2m", "--max-launches", "9", "--steady-bound", "7s", "--duet", "--counters", "off",
-            "--profile", "--profile-duration", "3s");
+            "--profile", "--profile-duration", "3s", "--label", "nightly", "--revision", "abc123", "--revision", "kestrel=def456");
         var spec = Start(options).Spec;
         Assert.Equal(new[] { "kestrel", "httplistener" }, spec.Targets);
         Assert.Equal(new[] { "time", "echo-put" }, spec.Endpoints);
@@ -139,6 +140,9 @@ public sealed class RunJournalTests : IDisposable
         Assert.Equal("socket", Assert.Single(spec.Drivers).Name);
         Assert.Equal(7.0, spec.SteadyBoundSeconds);
         Assert.Equal(3.0, spec.ProfileSeconds);
+        Assert.Equal(("nightly", "abc123"), (spec.Label, spec.Revision));
+        Assert.Equal(("def456", "abc123"), (options.RevisionOf("kestrel"), options.RevisionOf("httplistener")));
+        Assert.Equal(spec.Machine.FingerprintOfFacts(), spec.Machine.Fingerprint);
         Assert.Equal(RunSpec.Duet, spec.Schedule);
         Assert.Equal(Comparator.Measuring.CounterAvailability.Off.Line, spec.CpuCounters);
     }
