@@ -21,7 +21,7 @@ namespace Comparator.Cli;
 public static class CalibrateCommand
 {
     /// <summary>run's options that calibrate does not take: it names its own pair and baseline, and compares nothing else.</summary>
-    private static readonly string[] NotTaken = { "--target", "--insecure", "--baseline-target", "--compare-to", "--threshold" };
+    private static readonly string[] NotTaken = { "--target", "--insecure", "--baseline-target", "--compare-to", "--threshold", "--label", "--revision" };
 
     public static Command Define()
     {

@@ -38,6 +38,7 @@ public static class DiffCommand
             CommandLine.One("--to", "TARGET", "With one results file: the target compared to."),
             CommandLine.One("--out", "FILE.md", "Also write the Markdown to this file."),
         };
+        foreach (var option in CiOutputs.Options()) diff.Options.Add(option);
         diff.SetAction(parse => Run(new ArgumentReader(parse)));
         return diff;
     }
@@ -79,6 +80,7 @@ public static class DiffCommand
             File.WriteAllText(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(outFile))!, Path.GetFileNameWithoutExtension(outFile) + ".summary.md"), summary);
         }
         Console.Write(markdown);
+        CiOutputs.Write(options, diff, markdown, ExitCode(diff));
         return ExitCode(diff);
     }
 

@@ -27,7 +27,7 @@ public static class RunCommand
         var run = new Command("run",
             "Verify the targets, measure every cell (target x endpoint x size x concurrency x driver), write results.json, results.csv, " +
             "report.md and report.html into a new run directory, and print the side-by-side table. The default command.");
-        foreach (var option in Options().Concat(ProfileCommand.PassOptions())) run.Options.Add(option);
+        foreach (var option in Options().Concat(ProfileCommand.PassOptions()).Concat(CiOutputs.Options())) run.Options.Add(option);
         run.SetAction(parse => RunAsync(parse));
         return run;
     }
@@ -99,6 +99,9 @@ public static class RunCommand
     {
         var layout = BuildLayout.Discover();
         var options = RunOptionsParser.Parse(new ArgumentReader(parse), layout);
+        var reader = new ArgumentReader(parse);
+        if ((reader.Value("--junit") ?? reader.Value("--summary")) is not null && options.CompareTo is null)
+            throw new UsageException("run: --junit and --summary write the diff of --compare-to; add --compare-to BASE.json");
         // Read the baseline before any load: an unreadable or foreign file must not cost a run.
         var compareTo = options.CompareTo is string basePath ? DiffCommand.Load(basePath) : null;
         // An https target's certificate too: one that does not validate is refused before any target starts.
@@ -151,6 +154,7 @@ public static class RunCommand
         Console.WriteLine();
         Console.Write(markdown);
         PrintVerdict(report);
+        CiOutputs.Write(reader, diff, markdown, DiffCommand.ExitCode(diff));
         return DiffCommand.ExitCode(diff);
     }
 
