@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Opens a run's report.html in headless Chromium and checks what a reader would see: every chart
+# Opens a run's report.html (or a history.html) in headless Chromium and checks what a reader would see: every chart
 # drawn (an SVG with paths in each figure, a non-blank screenshot), and nothing loaded from the
 # network (Chromium's net log holds no http(s) request). Makes a quick run first if no report is given.
 #   bash scripts/check-report-in-browser.sh [path/to/report.html]
@@ -37,8 +37,8 @@ work = sys.argv[1]
 dom = open(os.path.join(work, "dom.html"), encoding="utf-8").read()
 figures = re.findall(r'<figure id="chart-([a-z0-9-]+)">(.*?)</figure>', dom, re.S)
 problems = []
-# A run's page has five charts or more; a capacity run's page one per cell.
-least = 1 if "<title>Comparator capacity" in dom else 5
+# A run's page has five charts or more; a capacity run's page one per cell, a history's one per cell and figure.
+least = 1 if "<title>Comparator capacity" in dom or "<title>Comparator history" in dom else 5
 if len(figures) < least: problems.append(f"expected {least} charts or more, the page has {len(figures)}")
 for name, body in figures:
     paths = len(re.findall(r"<path\b", body))

@@ -6,7 +6,7 @@ using Comparator.Reports;
 namespace Comparator.Cli;
 
 /// <summary>
-/// What a CI system reads of a diff (diff and run --compare-to): `--junit FILE`, a JUnit XML report with one test case per cell and
+/// What a CI system reads of a judgment (diff, run --compare-to and history): `--junit FILE`, a JUnit XML report with one test case per cell and
 /// figure, and `--summary FILE`, the diff's verdict and what moved beyond noise as Markdown, which GitHub's GITHUB_STEP_SUMMARY and
 /// Azure DevOps' build summaries take as they are. Both are written whatever the exit code, so a failed gate still shows why.
 /// </summary>
@@ -20,10 +20,14 @@ public static class CiOutputs
     };
 
     /// <summary>The two files a reader asked for (none when it asked for none).</summary>
-    public static void Write(ArgumentReader options, RunDiff diff, string markdown, int exitCode)
+    public static void Write(ArgumentReader options, RunDiff diff, string markdown, int exitCode) =>
+        Write(options, () => JUnitReport.Render(diff, DateTimeOffset.UtcNow), () => Summary(diff, markdown, exitCode));
+
+    /// <summary>The two files of any judgment (a diff, a history), each rendered only when asked for.</summary>
+    public static void Write(ArgumentReader options, Func<string> junit, Func<string> summary)
     {
-        if (Optional(options, "--junit") is string junit) Save(junit, JUnitReport.Render(diff, DateTimeOffset.UtcNow));
-        if (Optional(options, "--summary") is string summary) Save(summary, Summary(diff, markdown, exitCode));
+        if (Optional(options, "--junit") is string junitFile) Save(junitFile, junit());
+        if (Optional(options, "--summary") is string summaryFile) Save(summaryFile, summary());
     }
 
     /// <summary>The diff's first line (its verdict), what moved beyond noise, and what the exit code means.</summary>

@@ -55,6 +55,7 @@ public static class CommandLine
             ProfileCommand.Define(),
             SimulateCommand.Define(),
             DiffCommand.Define(),
+            HistoryCommand.Define(),
             ReportCommand.Define(),
             ImportCrankCommand.Define(),
             TargetsCommand.Define(),

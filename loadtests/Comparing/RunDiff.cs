@@ -66,10 +66,10 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
     }
 
     /// <summary>The cell's key as two sides are matched on: a cell measured sharing the cores (the default) matches one saved before allotments were recorded.</summary>
-    private static CellKey Matched(CellKey key) => key.Cores == CoresSpec.SharedLabel ? key with { Cores = null } : key;
+    internal static CellKey Matched(CellKey key) => key.Cores == CoresSpec.SharedLabel ? key with { Cores = null } : key;
 
-    /// <summary>How a matched cell is named in the diff's table.</summary>
-    private static string Where(CellResult c) => $"{c.Key.Endpoint} {c.SizeLabel} c={c.Key.Concurrency} {c.Key.Load}" +
+    /// <summary>How a matched cell is named in the diff's table (and in a history's).</summary>
+    internal static string Where(CellResult c) => $"{c.Key.Endpoint} {c.SizeLabel} c={c.Key.Concurrency} {c.Key.Load}" +
         (c.Key.Cores is string cores && cores != CoresSpec.SharedLabel ? $" cores={cores}" : "");
 
     private static RunDiff Build(IEnumerable<CellResult> baseCells, IEnumerable<CellResult> newCells, Func<CellResult, CellKey> key, Func<CellResult, string> label,

@@ -27,10 +27,11 @@ public static class OutputFiles
         }
     }
 
-    public static void WriteAtomically(string path, string content)
+    /// <summary>The file whole or not at all; an existing one is kept (a run's files are never overwritten) unless <paramref name="replace"/> (a history's, rewritten on every call).</summary>
+    public static void WriteAtomically(string path, string content, bool replace = false)
     {
         var temporary = path + ".tmp";
         File.WriteAllText(temporary, content);
-        File.Move(temporary, path, overwrite: false);
+        File.Move(temporary, path, overwrite: replace);
     }
 }

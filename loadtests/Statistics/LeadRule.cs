@@ -169,7 +169,8 @@ public sealed record LeadRule(double Confidence, double MinEffect, double Equiva
     private static Dictionary<(int Launch, int Round), Measurement> Keyed(IReadOnlyList<Measurement> repeats) =>
         UnitKeys(repeats).Zip(repeats).GroupBy(x => x.First).ToDictionary(g => g.Key, g => g.First().Second);
 
-    private static List<double>? LaunchLogMeans(IReadOnlyList<Measurement> repeats, Func<Measurement, double?> metric)
+    /// <summary>A figure's log per launch (the mean of its windows' logs): what every interval between runs is over; null where a window lacks it.</summary>
+    public static List<double>? LaunchLogMeans(IReadOnlyList<Measurement> repeats, Func<Measurement, double?> metric)
     {
         var values = repeats.Select(metric).ToList();
         if (values.Count == 0 || values.Any(v => v is not > 0)) return null;
@@ -191,4 +192,11 @@ public static class Format
         ratio.ToString(ratio != 1 && Math.Abs(ratio - 1) < 0.005 ? "0.000" : "0.00", CultureInfo.InvariantCulture) + "x";
 
     public static string Percent(double fraction) => (fraction * 100).ToString("0.##", CultureInfo.InvariantCulture) + "%";
+
+    /// <summary>A change with its sign, to one decimal: "+12.3%", "-4.0%".</summary>
+    public static string Signed(double fraction) => (fraction >= 0 ? "+" : "") + (fraction * 100).ToString("0.0", CultureInfo.InvariantCulture) + "%";
+
+    /// <summary>A measured figure to about three digits: 48213, 812.4 is 812, 12.3, 0.87.</summary>
+    public static string Figure(double value) =>
+        value.ToString(Math.Abs(value) >= 100 ? "0" : Math.Abs(value) >= 10 ? "0.0" : "0.00", CultureInfo.InvariantCulture);
 }

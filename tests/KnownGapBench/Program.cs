@@ -26,6 +26,7 @@ public static class Program
 {
     public static async Task<int> Main(string[] args)
     {
+        if (args.Length > 0 && args[0] == "history") return await HistoryStudy.RunAsync(args[1..]);
         var spins = (args.Length > 0 && !args[0].StartsWith('-') ? args[0] : "2,4,8,16,32").Split(',')
             .Select(s => int.Parse(s, CultureInfo.InvariantCulture)).ToList();
         var extra = args.Length > 0 && !args[0].StartsWith('-') ? args[1..] : args;
@@ -55,7 +56,7 @@ public static class Program
         return 0;
     }
 
-    private sealed class QuietProgress : IRunProgress
+    internal sealed class QuietProgress : IRunProgress
     {
         public void Message(string text) { }
         public void CellStarted(int index, int total, string label, double secondsLeft) { }
