@@ -3,6 +3,9 @@ using Comparator.Statistics;
 
 namespace Comparator.Comparing;
 
+/// <summary>What the diff concluded on one figure of a cell: the word every renderer of it (Markdown, JUnit) reads.</summary>
+public enum FigureOutcome { Regression, Improvement, Equivalent, WithinThreshold, NotSettled, NotJudged }
+
 /// <summary>One matched cell: its label and the figures that moved.</summary>
 /// <param name="OneLaunch">a side has fewer than two launches in this cell: nothing in it can be judged</param>
 public sealed record CellDiff(string Label, IReadOnlyList<Comparison> Changes, string Verdict, bool OneLaunch = false);
@@ -43,6 +46,17 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
     public IReadOnlyList<CellDiff> Unsettled => Cells.Where(c => c.Verdict != Regression && c.Verdict != Improvement &&
         Lead(c) is var lead && !(lead.IsEquivalent || lead.IsImprovement || lead.IsRegression)).ToList();
 
+    /// <summary>One figure's outcome, as the cell's verdict was reached: by its interval, or (a diff gating on medians) by its median against the threshold.</summary>
+    public FigureOutcome OutcomeOf(Comparison change) => Outcome(change, PointEstimates);
+
+    private static FigureOutcome Outcome(Comparison m, bool points) =>
+        m.IsRegression || (points && m.PointRegression) ? FigureOutcome.Regression
+        : m.IsImprovement ? FigureOutcome.Improvement
+        : m.IsEquivalent ? FigureOutcome.Equivalent
+        : points && m.Change is not null ? FigureOutcome.WithinThreshold
+        : m.Interval is null ? FigureOutcome.NotJudged
+        : FigureOutcome.NotSettled;
+
     /// <summary>A cell's lead figure: instructions per request where both sides have an interval of them, else req/s (the first gated figure).</summary>
     public static Comparison Lead(CellDiff cell) =>
         cell.Changes.FirstOrDefault(x => x.Metric == Metrics.LeadCost && x.Interval is not null) ?? cell.Changes[0];
@@ -81,7 +95,7 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
         // Gating on medians is only ever a fallback for a side without launches to judge.
         var points = pointEstimates && cells.Any(c => c.OneLaunch);
         if (points)
-            cells = cells.Select(c => c with { Verdict = c.Changes.Any(m => m.PointRegression) ? Regression : UnchangedByPoint }).ToList();
+            cells = cells.Select(c => c with { Verdict = c.Changes.Any(m => Outcome(m, points: true) == FigureOutcome.Regression) ? Regression : UnchangedByPoint }).ToList();
         return new RunDiff(baseLabel, newLabel, rule, paired, cells,
             b.Keys.Where(k => !n.ContainsKey(k)).Select(k => label(b[k])).ToList(), n.Keys.Where(k => !b.ContainsKey(k)).Select(k => label(n[k])).ToList(), points);
     }

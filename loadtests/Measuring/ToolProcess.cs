@@ -30,21 +30,35 @@ public static class ToolProcess
     /// <summary>Runs a short command (a version query) and returns its exit code and standard output; never throws.</summary>
     public static (int ExitCode, string Output) Capture(string fileName, params string[] arguments)
     {
+        var (exit, output, _) = Capture(fileName, TimeSpan.FromSeconds(10), arguments);
+        return (exit, output);
+    }
+
+    /// <summary>
+    /// A tool run to its end within <paramref name="limit"/>: its exit code, what it wrote, and the last line of its errors (or why it could not
+    /// run, or "it did not finish"), exit -1 when it could not run or was stopped at the limit.
+    /// </summary>
+    public static (int ExitCode, string Output, string? Error) Capture(string fileName, TimeSpan limit, params string[] arguments)
+    {
         try
         {
             var info = new ProcessStartInfo(fileName) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
             foreach (var a in arguments) info.ArgumentList.Add(a);
             using var process = Process.Start(info)!;
+            var error = process.StandardError.ReadToEndAsync();
             var output = process.StandardOutput.ReadToEnd();
-            process.StandardError.ReadToEnd();
-            if (!process.WaitForExit(10_000)) { process.Kill(); return (-1, output); }
-            return (process.ExitCode, output);
+            if (!process.WaitForExit(limit)) { process.Kill(entireProcessTree: true); return (-1, output, "it did not finish"); }
+            return (process.ExitCode, output, LastLine(error.Result));
         }
         catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException)
         {
-            return (-1, "");
+            return (-1, "", e.Message);
         }
     }
+
+    /// <summary>The last line a tool wrote that is not blank: what it says of a failure.</summary>
+    public static string? LastLine(string text) =>
+        text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault();
 
     public static async Task<ToolRun> RunAsync(string fileName, IEnumerable<string> arguments, string? cpuList, TimeSpan limit, CancellationToken cancellationToken)
     {

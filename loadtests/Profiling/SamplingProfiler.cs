@@ -43,7 +43,7 @@ public sealed class SamplingProfiler
         var data = Path.Combine(Path.GetTempPath(), $"comparator-probe-{Environment.ProcessId}.perf.data");
         try
         {
-            var (exit, error) = Run(path, TimeSpan.FromSeconds(20), "record", "-q", "-e", "cpu-clock", "-F", $"{Frequency}", "-g", "-o", data, "--", "true");
+            var (exit, _, error) = ToolProcess.Capture(path, TimeSpan.FromSeconds(20), "record", "-q", "-e", "cpu-clock", "-F", $"{Frequency}", "-g", "-o", data, "--", "true");
             return exit == 0 ? (new SamplingProfiler(path), null)
                 : (null, Lead + $"`{path} record` failed (exit {exit}){(error is null ? "" : ": " + error)}; where perf_event_paranoid forbids it, `sysctl kernel.perf_event_paranoid=1` or root allows it");
         }
@@ -78,29 +78,8 @@ public sealed class SamplingProfiler
         var error = process.StandardError.ReadToEndAsync(CancellationToken.None);
         var samples = PerfScript.Parse(process.StandardOutput);
         await process.WaitForExitAsync(cancellationToken);
-        return process.ExitCode == 0 ? (samples, null) : (samples, $"`perf script` failed (exit {process.ExitCode}): {LastLine(await error)}");
+        return process.ExitCode == 0 ? (samples, null) : (samples, $"`perf script` failed (exit {process.ExitCode}): {ToolProcess.LastLine(await error)}");
     }
-
-    private static (int Exit, string? Error) Run(string program, TimeSpan limit, params string[] arguments)
-    {
-        try
-        {
-            var info = new ProcessStartInfo(program) { RedirectStandardError = true, RedirectStandardOutput = true, UseShellExecute = false };
-            foreach (var a in arguments) info.ArgumentList.Add(a);
-            using var process = Process.Start(info)!;
-            var error = process.StandardError.ReadToEndAsync();
-            process.StandardOutput.ReadToEnd();
-            if (!process.WaitForExit(limit)) { process.Kill(true); return (-1, "it did not finish"); }
-            return (process.ExitCode, LastLine(error.Result));
-        }
-        catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException)
-        {
-            return (-1, e.Message);
-        }
-    }
-
-    internal static string? LastLine(string text) =>
-        text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault();
 }
 
 /// <summary>A perf record running on a server; <see cref="StopAsync"/> ends it as Ctrl+C would, and its file is then whole.</summary>
@@ -120,7 +99,7 @@ public sealed class Recording(Process process, string dataFile) : IDisposable
             return "perf record did not stop within 30 s of its interrupt";
         }
         // perf exits 0 or by the interrupt's own status once it has written the file; anything else is a failure it names.
-        return process.ExitCode is 0 or 130 or -2 ? null : $"perf record failed (exit {process.ExitCode}): {SamplingProfiler.LastLine(await error) ?? "no message"}";
+        return process.ExitCode is 0 or 130 or -2 ? null : $"perf record failed (exit {process.ExitCode}): {ToolProcess.LastLine(await error) ?? "no message"}";
     }
 
     public void Dispose()

@@ -68,16 +68,19 @@ public static class JUnitReport
     {
         var element = new XElement("testcase", new XAttribute("name", change.Metric.Label), new XAttribute("classname", cell.Label), new XAttribute("time", "0"));
         var ratio = change.Interval?.Describe();
-        if (change.IsRegression || (diff.PointEstimates && change.Interval is null && change.PointRegression))
-            element.Add(new XElement("failure", new XAttribute("type", "regression"),
-                new XAttribute("message", $"{change.Metric.Label} regressed: new/base {ratio ?? PointChange(change) + " (medians, no interval)"}"), cell.Verdict));
-        else if (change.IsImprovement || change.IsEquivalent || (diff.PointEstimates && change.Interval is null && change.Change is not null)) { }
-        else
-            element.Add(new XElement("skipped", new XAttribute("message",
-                cell.OneLaunch ? RunDiff.OneLaunch : change.WhyNot ?? (ratio is null ? RunDiff.NotJudged : $"not settled: {ratio}"))));
+        switch (diff.OutcomeOf(change))
+        {
+            case FigureOutcome.Regression:
+                element.Add(new XElement("failure", new XAttribute("type", "regression"),
+                    new XAttribute("message", $"{change.Metric.Label} regressed: new/base {ratio ?? PointChange(change) + " (medians, no interval)"}"), cell.Verdict));
+                break;
+            case FigureOutcome.NotSettled or FigureOutcome.NotJudged:
+                element.Add(new XElement("skipped", new XAttribute("message",
+                    cell.OneLaunch ? RunDiff.OneLaunch : change.WhyNot ?? (ratio is null ? RunDiff.NotJudged : $"not settled: {ratio}"))));
+                break;
+        }
         return element;
     }
 
-    private static string PointChange(Statistics.Comparison change) =>
-        change.Change is double c ? (c >= 0 ? "+" : "") + (c * 100).ToString("0.#", CultureInfo.InvariantCulture) + "%" : "no figure";
+    private static string PointChange(Statistics.Comparison change) => change.Change is double c ? Statistics.Format.Signed(c) : "no figure";
 }

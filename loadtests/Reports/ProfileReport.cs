@@ -87,9 +87,9 @@ public static class ProfileReport
             lines.Add($"{c.Key.Target}: {c.Samples:N0} samples over {c.Seconds:0.0} s, {c.Requests:N0} requests" +
                       (c.CpuUsPerRequest is double sampled ? $", {Cost(sampled, "µs CPU")} µs CPU a request under sampling" : "") +
                       (c.MeasuredCpuUsPerRequest is double m ? $" ({Cost(m, "µs CPU")} measured: the median of {c.MeasuredWindows} windows)" : "") +
-                      (c.NamedShare is double named ? $"; {Percent(named)} of the frames in JIT-compiled code named" : "") +
+                      (c.NamedShare is double named ? $"; {Statistics.Format.Share(named)} of the frames in JIT-compiled code named" : "") +
                       $"; flame graph {c.FlameGraph}, folded stacks {c.Folded}");
-            lines.Add($"{c.Key.Target}'s hottest frames (self): " + string.Join("; ", c.Frames.Take(5).Select(f => $"{f.Frame} ({f.Layer ?? Measuring.StackLayers.Unattributed}) {Percent(f.Share)}")));
+            lines.Add($"{c.Key.Target}'s hottest frames (self): " + string.Join("; ", c.Frames.Take(5).Select(f => $"{f.Frame} ({f.Layer ?? Measuring.StackLayers.Unattributed}) {Statistics.Format.Share(f.Share)}")));
         }
         return new[]
         {
@@ -112,7 +112,7 @@ public static class ProfileReport
         {
             double Share(ProfiledCell c) => layer == "total" ? 1 : share(c, layer);
             var row = new List<string> { layer };
-            row.AddRange(shown.Select(c => unit is null ? Percent(Share(c)) : $"{Cost(Share(c) * c.Cost!.Value.PerRequest, unit)} ({Percent(Share(c))})"));
+            row.AddRange(shown.Select(c => unit is null ? Statistics.Format.Share(Share(c)) : $"{Cost(Share(c) * c.Cost!.Value.PerRequest, unit)} ({Statistics.Format.Share(Share(c))})"));
             if (diff) row.AddRange(others.Select(o => Signed(Share(o) * o.Cost!.Value.PerRequest - Share(baseline!) * baseline!.Cost!.Value.PerRequest, unit!)));
             rows.Add(row);
         }
@@ -133,8 +133,6 @@ public static class ProfileReport
         return $"{who} spends {Cost(Math.Abs(total), unit)} {unit} more a request than {than} {where}, " +
                $"the most of it {verb} {largest.Layer} ({Signed(sign * largest.Delta, unit)} {unit})";
     }
-
-    private static string Percent(double share) => (share * 100).ToString("0.0", CultureInfo.InvariantCulture) + "%";
 
     private static string Cost(double value, string unit) => unit == "instructions"
         ? (value >= 1e6 ? (value / 1e6).ToString("0.00", CultureInfo.InvariantCulture) + "M" : (value / 1e3).ToString("0.0", CultureInfo.InvariantCulture) + "k")

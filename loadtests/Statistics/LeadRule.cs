@@ -193,8 +193,11 @@ public static class Format
 
     public static string Percent(double fraction) => (fraction * 100).ToString("0.##", CultureInfo.InvariantCulture) + "%";
 
+    /// <summary>A share or a change to one decimal: "12.3%".</summary>
+    public static string Share(double fraction) => (fraction * 100).ToString("0.0", CultureInfo.InvariantCulture) + "%";
+
     /// <summary>A change with its sign, to one decimal: "+12.3%", "-4.0%".</summary>
-    public static string Signed(double fraction) => (fraction >= 0 ? "+" : "") + (fraction * 100).ToString("0.0", CultureInfo.InvariantCulture) + "%";
+    public static string Signed(double fraction) => (fraction >= 0 ? "+" : "") + Share(fraction);
 
     /// <summary>A measured figure to about three digits: 48213, 812.4 is 812, 12.3, 0.87.</summary>
     public static string Figure(double value) =>
