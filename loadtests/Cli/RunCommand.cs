@@ -141,7 +141,7 @@ public static class RunCommand
         if (crank) Crank.CrankStatistics.Write(run, Console.Out);
         if (compareTo is null)
         {
-            PrintVerdict(report);
+            PrintVerdict(report, directory);
             return ExitCode(run, options);
         }
 
@@ -153,7 +153,7 @@ public static class RunCommand
         File.WriteAllText(Path.Combine(directory, "diff.md"), markdown);
         Console.WriteLine();
         Console.Write(markdown);
-        PrintVerdict(report);
+        PrintVerdict(report, directory);
         CiOutputs.Write(reader, diff, markdown, DiffCommand.ExitCode(diff));
         return DiffCommand.ExitCode(diff);
     }
@@ -171,11 +171,14 @@ public static class RunCommand
         return run with { Profile = profile };
     }
 
-    /// <summary>The verdict, the last thing a run prints: who leads, by how much, at what cost, and what the figures cannot say.</summary>
-    private static void PrintVerdict(RunReport report)
+    /// <summary>The verdict (who leads, by how much, at what cost, what the figures cannot say), then the answer in a reviewer's words and where the report is: the last lines a run prints.</summary>
+    private static void PrintVerdict(RunReport report, string directory)
     {
         Console.WriteLine();
         Console.Write(VerdictRenderer.ToText(report.Verdict));
+        Console.WriteLine();
+        foreach (var sentence in report.Answer) Console.WriteLine("answer: " + sentence);
+        Console.WriteLine($"report: {Path.Combine(directory, "report.html")}");
     }
 
     /// <summary>1 when a target that was asked for failed to start or verify, or any cell had failed requests.</summary>

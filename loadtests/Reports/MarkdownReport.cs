@@ -2,7 +2,7 @@ using System.Text;
 
 namespace Comparator.Reports;
 
-/// <summary>report.md: the verdict, then every section of the report (<see cref="ReportSections"/>) but the charts.</summary>
+/// <summary>report.md: the answer, the verdict, then every section of the report (<see cref="ReportSections"/>) but the charts.</summary>
 public sealed class MarkdownReport : IExporter
 {
     public string Name => "md";
@@ -13,6 +13,7 @@ public sealed class MarkdownReport : IExporter
         var md = new StringBuilder();
         md.AppendLine("# Comparator run" + (report.Run.Partial ? " (PARTIAL: stopped before the end)" : ""));
         md.AppendLine();
+        md.AppendLine(string.Join(" ", report.Answer)).AppendLine();
         md.Append(VerdictRenderer.ToMarkdown(report.Verdict));
         md.AppendLine();
         foreach (var section in report.Sections)

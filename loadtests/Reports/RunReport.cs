@@ -10,6 +10,7 @@ namespace Comparator.Reports;
 public sealed class RunReport
 {
     private readonly Lazy<IReadOnlyList<VerdictLine>> verdict;
+    private readonly Lazy<IReadOnlyList<string>> answer;
     private readonly Lazy<IReadOnlyList<ReportSection>> sections;
     private readonly Lazy<IReadOnlyList<Chart>> charts;
 
@@ -18,6 +19,7 @@ public sealed class RunReport
     {
         Run = run;
         verdict = new(() => Reports.Verdict.Build(run));
+        answer = new(() => Reports.Answer.Sentences(run));
         sections = new(() => ReportSections.Build(run));
         this.charts = charts is null ? new(() => Reports.Charts.Build(run)) : new(charts);
     }
@@ -26,6 +28,9 @@ public sealed class RunReport
 
     /// <summary>The verdict's lines: first in report.md, report.html and summary.md, last on the terminal.</summary>
     public IReadOnlyList<VerdictLine> Verdict => verdict.Value;
+
+    /// <summary>The answer in a reviewer's words (<see cref="Reports.Answer"/>): the first paragraph of every report, the last lines on the terminal.</summary>
+    public IReadOnlyList<string> Answer => answer.Value;
 
     /// <summary>The sections of the report, in the order every exporter writes them.</summary>
     public IReadOnlyList<ReportSection> Sections => sections.Value;

@@ -4,7 +4,7 @@ using Comparator.Results;
 namespace Comparator.Reports;
 
 /// <summary>
-/// summary.md: the verdict and one chart, at most <see cref="MaxLines"/> lines, to paste into a
+/// summary.md: the answer, one chart and the verdict, at most <see cref="MaxLines"/> lines, to paste into a
 /// review or a pull request. Sizes are dropped first when the verdict is longer (their endpoint's
 /// line still gives the crossover and the ratio from smallest to largest size; report.md has all).
 /// </summary>
@@ -21,20 +21,23 @@ public sealed class SummaryReport : IExporter
     public string Render(RunReport report)
     {
         var chart = ChartsShown.FirstOrDefault(name => report.Charts.Any(c => c.Name == name)) is string name ? $"charts/{name}.png" : null;
-        return Render(report.Run, report.Verdict, chart);
+        return Render(report.Run, report.Verdict, chart, report.Answer);
     }
 
     /// <param name="chart">The chart to show, relative to the run directory (charts/throughput.png), or null.</param>
-    public static string Render(RunResult run, IReadOnlyList<VerdictLine> lines, string? chart)
+    /// <param name="answer">The answer's sentences (<see cref="Answer"/>), one paragraph before the chart; built from the run when not given.</param>
+    public static string Render(RunResult run, IReadOnlyList<VerdictLine> lines, string? chart, IReadOnlyList<string>? answer = null)
     {
+        // The answer first, then the picture, then the verdict with its method: a reviewer reads the first screen.
         var head = new List<string>
         {
             "# WCF or Web API: verdict of the run of " + run.StartedAt.ToString("u", CultureInfo.InvariantCulture) + (run.Partial ? " (PARTIAL)" : ""),
             "",
+            string.Join(" ", answer ?? Answer.Sentences(run)),
+            "",
         };
-        var tail = new List<string>();
-        if (chart is not null) tail.AddRange(new[] { "", $"![{System.IO.Path.GetFileNameWithoutExtension(chart)}]({chart})" });
-        tail.Add("");
+        if (chart is not null) head.AddRange(new[] { $"![{System.IO.Path.GetFileNameWithoutExtension(chart)}]({chart})", "" });
+        var tail = new List<string> { "" };
         if (run.Spec.Crank is CrankSpec crank)
             tail.Add("Measured through crank: " + (crank.SharedCores ? "server and driver on one machine's cores" : "the server on a machine of its own") +
                      "; server CPU from its agent's samples of the target's process.");

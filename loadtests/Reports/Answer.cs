@@ -1,0 +1,176 @@
+using Comparator.Comparing;
+using Comparator.Results;
+using Comparator.Statistics;
+
+namespace Comparator.Reports;
+
+/// <summary>
+/// The answer a reviewer pastes into a decision record, first in every report and last on the terminal: per pair of targets two to
+/// four plain sentences. Which stack serves more requests a second, by how much and for which cells, how sure (the interval as judged);
+/// which cells are the same within the margin; which are not settled and how many launches would settle them; the cost a request
+/// takes where it was judged; and on what machine. Every sentence comes from the run's stored verdicts through one template per
+/// outcome, and every number is the verdict's own, never judged again here.
+/// </summary>
+public static class Answer
+{
+    public static IReadOnlyList<string> Sentences(RunResult run)
+    {
+        var baseline = run.Spec.BaselineTarget;
+        var baseInfo = run.Targets.FirstOrDefault(t => t.Name == baseline);
+        if (baseInfo is { Measured: false })
+            return new[] { $"No answer: the baseline {baseline} was not measured ({baseInfo.NotMeasuredReason ?? "no reason recorded"})." };
+        var verdicts = run.Judged().Where(v => v.Baseline == baseline).ToList();
+        var sentences = new List<string>();
+        var rule = PairVerdicts.RuleOf(run.Spec);
+        foreach (var pair in verdicts.GroupBy(v => v.Other))
+            sentences.AddRange(Pair(run, pair.Key, baseline, pair.ToList(), rule));
+        if (sentences.Count == 0) sentences.Add($"No answer: {baseline} is the only target measured in this run.");
+        // Targets that could not run, by the first words of their reason ("not built", "failed verification"): the report gives the whole of it.
+        foreach (var why in run.Targets.Where(t => t.Name != baseline && !t.Measured).GroupBy(t => Short(t.NotMeasuredReason)))
+            sentences.Add($"{Join(why.Select(t => t.Name).ToList())} {(why.Count() == 1 ? "was" : "were")} not measured ({why.Key}); the report says why.");
+        if (verdicts.Count > 0) sentences.Add(Machine(run, verdicts));
+        return sentences;
+    }
+
+    private static IEnumerable<string> Pair(RunResult run, string other, string baseline, IReadOnlyList<CellVerdict> verdicts, LeadRule rule)
+    {
+        var leads = verdicts.Where(v => v.Leader is not null && v.Ratio is not null && v.RatioLow is not null && v.RatioHigh is not null).ToList();
+        var equivalent = verdicts.Where(v => v.Leader is null && v.Outcome == CellVerdict.Equivalent).ToList();
+        var unsettled = verdicts.Where(v => v.Leader is null && v.Outcome == CellVerdict.Unsettled && v.RatioLow is not null && v.RatioHigh is not null).ToList();
+        var unjudged = verdicts.Except(leads).Except(equivalent).Except(unsettled).ToList();
+
+        if (leads.Count == 0 && equivalent.Count == 0)
+        {
+            yield return unsettled.Count > 0
+                ? $"Nothing is settled between {other} and {baseline}: at {Where(run, unsettled)} the ratio of requests a second {other}/{baseline} could lie " +
+                  $"anywhere in {Intervals(unsettled)}, so neither leads by more than {Format.Percent(rule.MinEffect)} and neither is shown the same within {Format.Percent(rule.Equivalence)}. " +
+                  Settle(run, unsettled, rule)
+                : $"Nothing is judged between {other} and {baseline}: {Unjudged(run, unjudged)}.";
+            foreach (var cost in Costs(run, other, baseline)) yield return cost;
+            yield break;
+        }
+        foreach (var byLeader in leads.GroupBy(v => v.Leader!))
+        {
+            var leader = byLeader.Key;
+            var trailer = leader == other ? baseline : other;
+            var cells = byLeader.Select(v => $"{Where(run, new[] { v })} ({Led(v, leader == other)})").ToList();
+            yield return $"{leader} serves more requests a second than {trailer} at {Join(cells)}" +
+                         (byLeader.Any(v => v.WithinMargin) ? $", by less than the {Format.Percent(rule.Equivalence)} margin where marked so in the table" : "") + ".";
+        }
+        if (equivalent.Count > 0)
+            yield return $"At {Where(run, equivalent)}, {other} and {baseline} serve the same requests a second within ±{Format.Percent(rule.Equivalence)} " +
+                         $"({string.Join("; ", equivalent.Select(v => $"{Format.Ratio(v.Ratio ?? 1)}, 90% interval {Format.Ratio(v.EquivalenceLow ?? v.RatioLow ?? 1)}–{Format.Ratio(v.EquivalenceHigh ?? v.RatioHigh ?? 1)}"))}).";
+        if (unsettled.Count > 0)
+            yield return $"At {Where(run, unsettled)} no lead is settled ({other}/{baseline} within {Intervals(unsettled)}). {Settle(run, unsettled, rule)}";
+        if (unjudged.Count > 0)
+            yield return $"Not judged: {Unjudged(run, unjudged)}.";
+        foreach (var cost in Costs(run, other, baseline)) yield return cost;
+    }
+
+    /// <summary>"1.25x as many, 99% interval 1.10x–1.42x": the leader's ratio over the other side, as the verdict judged it (inverted when the baseline leads).</summary>
+    private static string Led(CellVerdict v, bool otherLeads)
+    {
+        var (ratio, low, high) = otherLeads ? (v.Ratio!.Value, v.RatioLow!.Value, v.RatioHigh!.Value) : (1 / v.Ratio!.Value, 1 / v.RatioHigh!.Value, 1 / v.RatioLow!.Value);
+        return $"{Format.Ratio(ratio)} as many, {Format.Percent(v.Confidence)} interval {Format.Ratio(low)}–{Format.Ratio(high)}, {v.Launches?.ToString(CultureInfo.InvariantCulture) ?? "?"} launches";
+    }
+
+    /// <summary>The judged costs a request takes (instructions in the closed loop, server CPU at a fixed rate), settled ones only: the work, beside the speed.</summary>
+    private static IEnumerable<string> Costs(RunResult run, string other, string baseline)
+    {
+        var costs = run.JudgedCost().Concat(run.JudgedAtRate()).Where(v => v.Baseline == baseline && v.Other == other && v.Leader is not null && v.Ratio is not null
+                                                                          && v.RatioLow is not null && v.RatioHigh is not null
+                                                                          && v.Metric is CellVerdict.Instructions or CellVerdict.ServerCpu).ToList();
+        foreach (var byMetric in costs.GroupBy(v => v.Metric))
+        {
+            var what = byMetric.Key == CellVerdict.Instructions ? "the instructions" : "the server CPU time";
+            foreach (var byLeader in byMetric.GroupBy(v => v.Leader!))
+            {
+                var cheaper = byLeader.Key;
+                var dearer = cheaper == other ? baseline : other;
+                var cells = byLeader.Select(v =>
+                {
+                    // Lower leads for a cost: the dearer side's cost over the cheaper side's.
+                    var (r, l, h) = cheaper == other ? (1 / v.Ratio!.Value, 1 / v.RatioHigh!.Value, 1 / v.RatioLow!.Value) : (v.Ratio!.Value, v.RatioLow!.Value, v.RatioHigh!.Value);
+                    return $"{Where(run, new[] { v })} ({Format.Ratio(r)}, {Format.Percent(v.Confidence)} interval {Format.Ratio(l)}–{Format.Ratio(h)})";
+                }).ToList();
+                yield return $"Per request, {dearer} takes more of {what} than {cheaper} at {Join(cells)}.";
+            }
+        }
+    }
+
+    /// <summary>Launches beyond which "more launches" is no advice: a cell that needs more sits too near a boundary of the rule.</summary>
+    public const int MostLaunchesAdvised = 50;
+
+    /// <summary>
+    /// What would settle the unsettled cells: an interval narrows as the square root of the launches, so the launches that bring its half-width
+    /// under the distance between the ratio and the nearest boundary (the minimum effect for a lead, the margin for sameness). A cell that would
+    /// need more than <see cref="MostLaunchesAdvised"/> sits too near a boundary for launches alone.
+    /// </summary>
+    private static string Settle(RunResult run, IReadOnlyList<CellVerdict> unsettled, LeadRule rule)
+    {
+        var needed = new List<(CellVerdict Verdict, int Launches)>();
+        var far = new List<CellVerdict>();
+        foreach (var v in unsettled)
+        {
+            var launches = v.Launches ?? 0;
+            if (launches < 2 || v.Ratio is not double ratio) { far.Add(v); continue; }
+            var half = Math.Log(v.RatioHigh!.Value / v.RatioLow!.Value) / 2;
+            var centre = Math.Abs(Math.Log(ratio));
+            var room = Math.Max(centre - Math.Log(1 + rule.MinEffect), Math.Log(1 + rule.Equivalence) - centre);
+            var n = room > 0 ? Math.Ceiling(launches * Math.Pow(half / room, 2)) : double.PositiveInfinity;
+            if (n <= MostLaunchesAdvised) needed.Add((v, (int)n)); else far.Add(v);
+        }
+        var parts = new List<string>();
+        if (needed.Count > 0)
+        {
+            var most = needed.Max(x => x.Launches);
+            var fewest = needed.Min(x => x.Launches);
+            var perLaunch = run.Spec.Sequential is { LaunchesRun: > 0 } s ? s.LoadSeconds / s.LaunchesRun : (double?)null;
+            var how = perLaunch is double p ? $"about `--budget {Math.Ceiling(most * p / 60).ToString(CultureInfo.InvariantCulture)}m` at this run's pace" : $"`--launches {most}`";
+            parts.Add($"At this run's spread, settling {(far.Count == 0 && needed.Count == unsettled.Count && unsettled.Count > 1 ? "them" : far.Count == 0 ? "it" : Where(run, needed.Select(x => x.Verdict)))} " +
+                      $"would take about {(fewest == most ? $"{most}" : $"{fewest} to {most}")} launches ({how}).");
+        }
+        if (far.Count > 0)
+            parts.Add($"{(needed.Count == 0 && unsettled.Count == 1 ? "Its ratio" : Capital(Where(run, far)))} {(far.Count == 1 ? "sits" : "sit")} too near the rule's boundaries for launches alone " +
+                      $"(more than {MostLaunchesAdvised} would be needed).");
+        parts.Add("A quieter machine, or cores for the servers apart from the load generator, narrows every interval.");
+        return string.Join(" ", parts);
+    }
+
+    private static string Capital(string text) => text.Length == 0 ? text : char.ToUpperInvariant(text[0]) + text[1..];
+
+    private static string Machine(RunResult run, IReadOnlyList<CellVerdict> verdicts)
+    {
+        var m = run.Spec.Machine;
+        var launches = verdicts.Select(v => v.Launches).OfType<int>().DefaultIfEmpty(run.Spec.Launches ?? 1).Max();
+        var cores = run.Spec.SeparateServerCores is int own ? $"the servers on {own} core(s) of their own" : $"{m.LogicalCores} logical cores shared by the servers and the load generator";
+        return $"Measured on {m.CpuModel}, {cores}, {m.OperatingSystem}; each target started afresh {launches} time(s).";
+    }
+
+    /// <summary>"at time and echo-post 64KB: one launch: ...": the cells without a verdict, by their reason.</summary>
+    private static string Unjudged(RunResult run, IReadOnlyList<CellVerdict> verdicts) =>
+        string.Join("; ", verdicts.GroupBy(v => v.Reason ?? "no verdict").Select(g => $"at {Where(run, g)}, {g.Key}"));
+
+    private static string Short(string? reason) => reason is null ? "no reason recorded" : reason.Split(':')[0].Trim();
+
+    private static string Intervals(IReadOnlyList<CellVerdict> verdicts)
+    {
+        var low = verdicts.Min(v => v.RatioLow!.Value);
+        var high = verdicts.Max(v => v.RatioHigh!.Value);
+        return $"{Format.Ratio(low)}–{Format.Ratio(high)} ({Format.Percent(verdicts[0].Confidence)} interval{(verdicts.Count > 1 ? "s" : "")})";
+    }
+
+    /// <summary>"time, echo-post 64KB and json": where the verdicts are, by endpoint and size (and concurrency or rate where the run had several).</summary>
+    private static string Where(RunResult run, IEnumerable<CellVerdict> verdicts)
+    {
+        var several = run.Cells.Select(c => c.Key.Concurrency).Distinct().Count() > 1;
+        return Join(verdicts.Select(v =>
+        {
+            var size = run.Cells.FirstOrDefault(c => c.Key == v.Key)?.SizeLabel is string label && label != CellSizes.NoSize ? " " + label : "";
+            return v.Endpoint + size + (several ? $" c={v.Concurrency}" : "") + (v.Rate is double r ? $" @{r.ToString("0", CultureInfo.InvariantCulture)}/s" : "");
+        }).Distinct().ToList());
+    }
+
+    private static string Join(IReadOnlyList<string> items) =>
+        items.Count <= 1 ? string.Concat(items) : string.Join(", ", items.Take(items.Count - 1)) + " and " + items[^1];
+}

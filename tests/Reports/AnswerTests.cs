@@ -1,0 +1,115 @@
+using System;
+using System.Linq;
+using Comparator.Reports;
+using Comparator.Results;
+using Xunit;
+
+namespace Comparator.Tests;
+
+/// <summary>
+/// The answer's sentences read from injected verdicts, word for word on the figures: a settled lead either way, a cost, sameness within
+/// the margin, nothing settled with the launches it would take, and a target that could not run. The numbers are the verdicts' own.
+/// </summary>
+public sealed class AnswerTests
+{
+    private const string Base = "webapi-selfhost";
+    private const string Other = "wcf-classic";
+    private static readonly CellKey Echo = new(Other, "echo-post", 500, 100, "httpclient");
+    private static readonly CellKey Time = new(Other, "time", 0, 100, "httpclient");
+
+    private static RunResult Run(params CellVerdict[] verdicts)
+    {
+        var sample = ResultsTests.Sample();
+        var cell = sample.Cells[0];
+        CellResult Cell(CellKey key, string target) => cell with { Key = key with { Target = target }, SizeLabel = key.SizeBytes > 0 ? "500B" : CellSizes.NoSize };
+        return sample with
+        {
+            Spec = sample.Spec with { Targets = new[] { Base, Other }, BaselineTarget = Base },
+            Targets = new[] { sample.Targets[0] with { Name = Base }, sample.Targets[0] with { Name = Other } },
+            Cells = new[] { Cell(Echo, Base), Cell(Echo, Other), Cell(Time, Base), Cell(Time, Other) },
+            Verdicts = verdicts,
+        };
+    }
+
+    private static CellVerdict Rps(CellKey key, double ratio, double low, double high, string? leader, string outcome, double? eqLow = null, double? eqHigh = null) =>
+        new(key, Base, CellVerdict.RequestsPerSecond, ratio, low, high, 0.99, leader, leader is null ? outcome : null, outcome, eqLow, eqHigh, Launches: 6);
+
+    private const string Machine = "Measured on cpu, 2 logical cores shared by the servers and the load generator, Linux; each target started afresh 6 time(s).";
+
+    [Fact]
+    public void A_settled_lead_either_way_is_stated_as_the_leaders_multiple_with_its_interval_and_the_cost_beside_it()
+    {
+        var run = Run(
+            Rps(Echo, 1.25, 1.10, 1.42, Other, CellVerdict.Higher),
+            Rps(Time, 0.80, 0.70, 0.90, Base, CellVerdict.Lower),
+            new CellVerdict(Time, Base, CellVerdict.Instructions, 1.30, 1.20, 1.40, 0.99, Base, null, CellVerdict.Higher, Launches: 6));
+
+        Assert.Equal(new[]
+        {
+            "wcf-classic serves more requests a second than webapi-selfhost at echo-post 500B (1.25x as many, 99% interval 1.10x–1.42x, 6 launches).",
+            "webapi-selfhost serves more requests a second than wcf-classic at time (1.25x as many, 99% interval 1.11x–1.43x, 6 launches).",
+            "Per request, wcf-classic takes more of the instructions than webapi-selfhost at time (1.30x, 99% interval 1.20x–1.40x).",
+            Machine,
+        }, Answer.Sentences(run));
+    }
+
+    [Fact]
+    public void Sameness_within_the_margin_is_stated_with_its_90_percent_interval()
+    {
+        var run = Run(Rps(Echo, 1.01, 0.95, 1.07, null, CellVerdict.Equivalent, 0.98, 1.04), Rps(Time, 1.25, 1.10, 1.42, Other, CellVerdict.Higher));
+
+        Assert.Equal("At echo-post 500B, wcf-classic and webapi-selfhost serve the same requests a second within ±5% (1.01x, 90% interval 0.98x–1.04x).",
+            Answer.Sentences(run)[1]);
+    }
+
+    [Fact]
+    public void Where_nothing_is_settled_the_first_sentence_says_so_and_what_would_settle_it()
+    {
+        var run = Run(Rps(Echo, 1.10, 0.90, 1.34, null, CellVerdict.Unsettled) with { Launches = 3 });
+
+        // Half-width ln(1.34/0.90)/2 = 0.199; the ratio is ln(1.10) - ln(1.03) = 0.066 from a lead: 3 × (0.199/0.066)² = 28 launches.
+        Assert.Equal(new[]
+        {
+            "Nothing is settled between wcf-classic and webapi-selfhost: at echo-post 500B the ratio of requests a second wcf-classic/webapi-selfhost could lie anywhere in " +
+            "0.90x–1.34x (99% interval), so neither leads by more than 3% and neither is shown the same within 5%. At this run's spread, settling it would take about 28 launches " +
+            "(`--launches 28`). A quieter machine, or cores for the servers apart from the load generator, narrows every interval.",
+            Machine.Replace("6 time(s)", "3 time(s)"),
+        }, Answer.Sentences(run));
+    }
+
+    [Fact]
+    public void A_cell_too_near_a_boundary_is_not_promised_to_settle_with_launches()
+    {
+        var run = Run(Rps(Echo, 1.05, 0.83, 1.32, null, CellVerdict.Unsettled), Rps(Time, 0.87, 0.71, 1.06, null, CellVerdict.Unsettled));
+
+        Assert.EndsWith("At this run's spread, settling time would take about 21 launches (`--launches 21`). Echo-post 500B sits too near the rule's boundaries for launches alone " +
+                        "(more than 50 would be needed). A quieter machine, or cores for the servers apart from the load generator, narrows every interval.", Answer.Sentences(run)[0]);
+    }
+
+    [Fact]
+    public void A_target_that_could_not_run_is_named_with_the_first_words_of_its_reason()
+    {
+        var run = Run() with { Cells = Run().Cells.Where(c => c.Key.Target == Base).ToArray() };
+        run = run with { Targets = new[] { run.Targets[0], run.Targets[1] with { Measured = false, NotMeasuredReason = "failed verification: /api/json answered 500" } } };
+
+        Assert.Equal(new[]
+        {
+            "No answer: webapi-selfhost is the only target measured in this run.",
+            "wcf-classic was not measured (failed verification); the report says why.",
+        }, Answer.Sentences(run));
+    }
+
+    [Fact]
+    public void The_answer_comes_first_in_summary_md_report_md_and_report_html()
+    {
+        var run = Run(Rps(Echo, 1.25, 1.10, 1.42, Other, CellVerdict.Higher));
+        var first = Answer.Sentences(run)[0];
+        var report = new RunReport(run, Array.Empty<Chart>());
+
+        Assert.Equal(2, new SummaryReport().Render(report).Split('\n').ToList().FindIndex(l => l.StartsWith(first, StringComparison.Ordinal)));
+        var md = new MarkdownReport().Render(report);
+        Assert.True(md.IndexOf(first, StringComparison.Ordinal) < md.IndexOf("## Verdict", StringComparison.Ordinal));
+        var html = new HtmlReport().Render(report);
+        Assert.True(html.IndexOf("<p class=\"answer\">", StringComparison.Ordinal) < html.IndexOf("<section id=\"verdict\">", StringComparison.Ordinal));
+    }
+}
