@@ -26,8 +26,10 @@ public static class RunCommand
     {
         var run = new Command("run",
             "Verify the targets, measure every cell (target x endpoint x size x concurrency x driver), write results.json, results.csv, " +
-            "report.md and report.html into a new run directory, and print the side-by-side table. The default command.");
+            "report.md and report.html into a new run directory, and end with the verdict's table, the answer and the report's path (--verbose: every table). The default command.");
         foreach (var option in Options().Concat(ProfileCommand.PassOptions()).Concat(CiOutputs.Options())) run.Options.Add(option);
+        run.Options.Add(CommandLine.Flag("--verbose", "Print every table and the whole verdict (its rule, noise floor, per-cell lines and cautions) at the end, " +
+            "as report.md has them; without it a run ends with the verdict's table, the answer and the report's path."));
         run.SetAction(parse => RunAsync(parse));
         return run;
     }
@@ -129,19 +131,23 @@ public static class RunCommand
         });
 
         var run = report.Run;
-        Console.WriteLine();
-        Console.Write(new ConsoleReport().Render(report));
+        var verbose = reader.Defines("--verbose") && reader.Flag("--verbose");
         var crank = options.Crank;
-        foreach (var t in run.Targets.Where(t => t.External))
-            Console.WriteLine($"external target {t.Name}: {t.BaseUrl} " + (run.Cells.Any(c => c.Key.Target == t.Name && c.Summary?.ServerCpuSeconds is not null) ? "(CPU read from its process)"
-                : crank ? "(no server CPU here: `comparator import-crank` adds it from crank's agent)" : "(no server CPU)"));
-        foreach (var t in run.Targets.Where(t => !t.Measured)) Console.WriteLine($"not measured: {t.Name}: {t.NotMeasuredReason}");
-        foreach (var d in run.Spec.Drivers) Console.WriteLine($"driver {d.Name}: {d.Description}");
+        Console.WriteLine();
+        if (verbose)
+        {
+            Console.Write(new ConsoleReport().Render(report));
+            foreach (var t in run.Targets.Where(t => t.External))
+                Console.WriteLine($"external target {t.Name}: {t.BaseUrl} " + (run.Cells.Any(c => c.Key.Target == t.Name && c.Summary?.ServerCpuSeconds is not null) ? "(CPU read from its process)"
+                    : crank ? "(no server CPU here: `comparator import-crank` adds it from crank's agent)" : "(no server CPU)"));
+            foreach (var t in run.Targets.Where(t => !t.Measured)) Console.WriteLine($"not measured: {t.Name}: {t.NotMeasuredReason}");
+            foreach (var d in run.Spec.Drivers) Console.WriteLine($"driver {d.Name}: {d.Description}");
+        }
         Console.WriteLine($"results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");
         if (crank) Crank.CrankStatistics.Write(run, Console.Out);
         if (compareTo is null)
         {
-            PrintVerdict(report, directory);
+            PrintVerdict(report, directory, verbose);
             return ExitCode(run, options);
         }
 
@@ -153,7 +159,7 @@ public static class RunCommand
         File.WriteAllText(Path.Combine(directory, "diff.md"), markdown);
         Console.WriteLine();
         Console.Write(markdown);
-        PrintVerdict(report, directory);
+        PrintVerdict(report, directory, verbose);
         CiOutputs.Write(reader, diff, markdown, DiffCommand.ExitCode(diff));
         return DiffCommand.ExitCode(diff);
     }
@@ -172,10 +178,11 @@ public static class RunCommand
     }
 
     /// <summary>The verdict (who leads, by how much, at what cost, what the figures cannot say), then the answer in a reviewer's words and where the report is: the last lines a run prints.</summary>
-    private static void PrintVerdict(RunReport report, string directory)
+    /// <remarks>Without --verbose the verdict is its heading and table only: the rest of it is in report.md and report.html, and the answer says it in words.</remarks>
+    private static void PrintVerdict(RunReport report, string directory, bool verbose)
     {
         Console.WriteLine();
-        Console.Write(VerdictRenderer.ToText(report.Verdict));
+        Console.Write(VerdictRenderer.ToText(verbose ? report.Verdict : report.Verdict.Where(l => l.Kind is VerdictLineKind.Pair or VerdictLineKind.Table).ToList()));
         Console.WriteLine();
         foreach (var sentence in report.Answer) Console.WriteLine("answer: " + sentence);
         Console.WriteLine($"report: {Path.Combine(directory, "report.html")}");

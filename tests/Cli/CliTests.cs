@@ -72,7 +72,7 @@ public sealed class CliTests : IDisposable
         var urlA = a.BaseUrl.ToString().TrimEnd('/');
         var urlB = b.BaseUrl.ToString().TrimEnd('/');
 
-        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel", "--target", "ext-a=" + urlA, "--target", "ext-b=" + urlB,
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--verbose", "--targets", "kestrel", "--target", "ext-a=" + urlA, "--target", "ext-b=" + urlB,
             "--endpoints", "time", "--warmup", "0", "--first-warmup", "0", "--duration", "0.2s", "--repeat", "1", "--launches", "1", "--out", _out.FullName);
 
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");

@@ -19,7 +19,7 @@ public sealed class RunCommandTests : IDisposable
     [Fact]
     public async Task Run_quick_measures_every_cell_of_the_default_pair_and_writes_json_csv_markdown_html_and_charts()
     {
-        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--quick", "--out", _out.FullName);
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--quick", "--verbose", "--out", _out.FullName);
 
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         var runDir = Assert.Single(_out.GetDirectories());
@@ -109,7 +109,7 @@ public sealed class RunCommandTests : IDisposable
     [Fact]
     public async Task Run_with_every_driver_writes_one_row_per_cell_per_driver_with_flags_and_reasons()
     {
-        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--quick", "--driver", "all", "--targets", "kestrel",
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--quick", "--verbose", "--driver", "all", "--targets", "kestrel",
             "--endpoints", "time,echo-put", "--sizes", "500", "--out", _out.FullName);
 
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
@@ -133,7 +133,7 @@ public sealed class RunCommandTests : IDisposable
     public async Task A_target_that_fails_verification_is_not_measured_and_the_exit_code_is_1()
     {
         using var bad = new FaultyServer(FaultyServer.Mode.Status500);
-        var (exit, stdout, _) = await ComparatorProcess.RunAsync("run", "--quick", "--target", "bad=" + bad.BaseUrl, "--endpoints", "time", "--out", _out.FullName);
+        var (exit, stdout, _) = await ComparatorProcess.RunAsync("run", "--quick", "--verbose", "--target", "bad=" + bad.BaseUrl, "--endpoints", "time", "--out", _out.FullName);
 
         Assert.Equal(1, exit);
         Assert.Contains("not measured: bad: verification failed: time: status 500", stdout);
@@ -278,7 +278,7 @@ public sealed class RunCommandTests : IDisposable
     }
 
     [Fact]
-    public async Task Options_without_a_command_run_and_every_output_carries_the_cv_of_each_cell()
+    public async Task Options_without_a_command_run_end_with_the_answer_and_the_report_and_every_file_carries_the_cv_of_each_cell()
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("--targets", "kestrel", "--endpoints", "time", "--quick", "--out", _out.FullName);
 
@@ -295,8 +295,13 @@ public sealed class RunCommandTests : IDisposable
         var cv = Array.IndexOf(csv[0].Split(','), "cv");
         Assert.True(cv >= 0, csv[0]);
         Assert.Equal("0", csv[1].Split(',')[cv]);
-        Assert.Contains("kestrel cv", stdout);
         Assert.Contains("kestrel cv", File.ReadAllText(Path.Combine(runDir.FullName, "report.md")));
+        // Without --verbose the run ends briefly: the verdict's table, the answer and the report's path (every table is in report.md).
+        var end = stdout[stdout.LastIndexOf("results: ", StringComparison.Ordinal)..].TrimEnd().Split('\n');
+        Assert.True(end.Length <= 15, string.Join('\n', end));
+        Assert.Contains("answer: No answer: kestrel is the only target measured in this run.", end);
+        Assert.Equal($"report: {Path.Combine(runDir.FullName, "report.html")}", end[^1].TrimEnd('\r'));
+        Assert.DoesNotContain("kestrel cv", stdout);
     }
 
     [Fact]
