@@ -19,7 +19,9 @@ public static class Answer
         var baseInfo = run.Targets.FirstOrDefault(t => t.Name == baseline);
         if (baseInfo is { Measured: false })
             return new[] { $"No answer: the baseline {baseline} was not measured ({baseInfo.NotMeasuredReason ?? "no reason recorded"})." };
-        var verdicts = run.Judged().Where(v => v.Baseline == baseline).ToList();
+        // A target that could not run has its own sentence below; its cells' "not measured" verdicts would only say it again.
+        var unmeasured = run.Targets.Where(t => !t.Measured).Select(t => t.Name).ToHashSet();
+        var verdicts = run.Judged().Where(v => v.Baseline == baseline && !unmeasured.Contains(v.Other)).ToList();
         var sentences = new List<string>();
         var rule = PairVerdicts.RuleOf(run.Spec);
         foreach (var pair in verdicts.GroupBy(v => v.Other))

@@ -52,7 +52,7 @@ public sealed class HtmlReport : IExporter
         .Append("td.flag{background:#fff3cd;font-weight:bold}.partial{color:#b00;font-weight:bold}figure{margin:1.5em 0}")
         .Append("figcaption{font-weight:bold;margin-bottom:.3em}")
         // No sideways scroll at 1280 px: a wide table scrolls within itself, a chart shrinks to the page, a long word breaks; printed, nothing is cut across pages.
-        .Append("table{display:block;max-width:100%;overflow-x:auto}svg{max-width:100%;height:auto}body{overflow-wrap:anywhere}")
+        .Append("table{display:block;max-width:100%;overflow-x:auto}svg{max-width:100%;height:auto}body{overflow-wrap:break-word}")
         .Append("@media print{body{margin:1cm}figure,table,tr{break-inside:avoid}table{display:table;overflow:visible}}")
         .Append(extraCss)
         .Append("</style></head><body>");

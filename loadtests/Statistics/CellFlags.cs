@@ -66,6 +66,23 @@ public static class CellFlags
     /// </summary>
     public const double NoisyCv = RepeatRule.DefaultPrecision;
 
+    /// <summary>A flag in a reviewer's words, for a cell's line in report.html (the flag's name stays in the tables and the meanings).</summary>
+    public static string Words(string flag) => flag switch
+    {
+        Failed => "some requests failed",
+        ClientBound => "the load generator was the limit",
+        MachineBound => "shared the CPU with the load generator",
+        Noisy => "moved from launch to launch",
+        WaitBound => "paced by a wait, not by work",
+        Starved => "the thread pool was starved",
+        Overloaded => "did not keep up with the rate",
+        Contended => "another process took CPU",
+        Stolen => "the hypervisor took CPU",
+        Compiling => "still compiling",
+        DriversDisagree => "the drivers disagree",
+        _ => flag,
+    };
+
     /// <summary>
     /// Every flag as every output explains it, in the order they list them: what it means, its threshold
     /// read from the constants above, and what to do where a run has it. <paramref name="precisionPercent"/>

@@ -1,5 +1,6 @@
 using System;
 using System.Linq;
+using Comparator.Comparing;
 using Comparator.Reports;
 using Comparator.Results;
 using Xunit;
@@ -111,5 +112,61 @@ public sealed class AnswerTests
         Assert.True(md.IndexOf(first, StringComparison.Ordinal) < md.IndexOf("## Verdict", StringComparison.Ordinal));
         var html = new HtmlReport().Render(report);
         Assert.True(html.IndexOf("<p class=\"answer\">", StringComparison.Ordinal) < html.IndexOf("<section id=\"verdict\">", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void The_method_is_folded_a_click_away_and_a_cells_flags_link_to_what_they_mean()
+    {
+        var html = VerdictRenderer.ToHtml(new[]
+        {
+            new VerdictLine(VerdictLineKind.Pair, "wcf-classic against webapi-selfhost (baseline), sharing 2 cores"),
+            new VerdictLine(VerdictLineKind.Note, "Ratios are wcf-classic/webapi-selfhost in req/s over 3 launch(es)."),
+            new VerdictLine(VerdictLineKind.Endpoint, "time: not settled (0.87x) [noisy: both]"),
+            new VerdictLine(VerdictLineKind.CautionHeading, "What these numbers cannot say"),
+            new VerdictLine(VerdictLineKind.Caution, "noisy (the CV of req/s over its launches was above 5%): wcf-classic: time"),
+        });
+
+        Assert.Contains("<details class=\"how\"><summary>How this was judged</summary><p class=\"note\">Ratios are", html);
+        Assert.Contains("<li><b>time</b>: not settled (0.87x) (<a class=\"flags\" href=\"#cautions\" title=\"what these flags mean\">moved from launch to launch: both</a>)</li>", html);
+        Assert.Contains("<details class=\"how\" id=\"cautions\"><summary>What these numbers cannot say</summary><ul><li>noisy (", html);
+        Assert.EndsWith("</li></ul></details></section>", html);
+    }
+
+    private static RunResult Saved(string name) =>
+        Comparing.SavedRun.Read(System.IO.File.ReadAllText(System.IO.Path.Combine(AppContext.BaseDirectory, "Fixtures", "runs", name + ".json")), name);
+
+    /// <summary>Saved runs of this machine (tests/Fixtures/runs): each answer against the figures of the verdicts stored in its file.</summary>
+    [Fact]
+    public void A_saved_run_with_a_settled_lead_states_the_leaders_multiple_from_its_stored_verdict()
+    {
+        var run = Saved("settled");
+        var v = run.Judged().Single(); // spinning/kestrel, kestrel leading
+
+        Assert.Equal("kestrel", v.Leader);
+        Assert.Equal($"kestrel serves more requests a second than spinning at time ({Statistics.Format.Ratio(1 / v.Ratio!.Value)} as many, 99% interval " +
+                     $"{Statistics.Format.Ratio(1 / v.RatioHigh!.Value)}–{Statistics.Format.Ratio(1 / v.RatioLow!.Value)}, {v.Launches} launches).", Answer.Sentences(run)[0]);
+        Assert.Equal("3.38x", Statistics.Format.Ratio(1 / v.Ratio.Value));
+    }
+
+    [Fact]
+    public void A_saved_run_with_nothing_settled_says_so_first_with_the_range_of_its_intervals()
+    {
+        var run = Saved("not-settled");
+        var verdicts = run.Judged();
+
+        var first = Answer.Sentences(run)[0];
+        Assert.StartsWith("Nothing is settled between wcf-classic and webapi-selfhost: at time and echo-post 4KB the ratio of requests a second wcf-classic/webapi-selfhost " +
+                          $"could lie anywhere in {Statistics.Format.Ratio(verdicts.Min(v => v.RatioLow!.Value))}–{Statistics.Format.Ratio(verdicts.Max(v => v.RatioHigh!.Value))} (99% intervals)", first);
+        Assert.Contains("settling time would take about 11 launches (`--launches 11`). Echo-post 4KB sits too near the rule's boundaries", first);
+    }
+
+    [Fact]
+    public void A_saved_run_whose_other_target_failed_verification_names_it_once()
+    {
+        Assert.Equal(new[]
+        {
+            "No answer: kestrel is the only target measured in this run.",
+            "bad was not measured (verification failed); the report says why.",
+        }, Answer.Sentences(Saved("target-failed")));
     }
 }
