@@ -133,9 +133,9 @@ public static class RunCommand
         var run = report.Run;
         var verbose = reader.Defines("--verbose") && reader.Flag("--verbose");
         var crank = options.Crank;
-        Console.WriteLine();
         if (verbose)
         {
+            Console.WriteLine();
             Console.Write(new ConsoleReport().Render(report));
             foreach (var t in run.Targets.Where(t => t.External))
                 Console.WriteLine($"external target {t.Name}: {t.BaseUrl} " + (run.Cells.Any(c => c.Key.Target == t.Name && c.Summary?.ServerCpuSeconds is not null) ? "(CPU read from its process)"
@@ -143,7 +143,8 @@ public static class RunCommand
             foreach (var t in run.Targets.Where(t => !t.Measured)) Console.WriteLine($"not measured: {t.Name}: {t.NotMeasuredReason}");
             foreach (var d in run.Spec.Drivers) Console.WriteLine($"driver {d.Name}: {d.Description}");
         }
-        Console.WriteLine($"results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");
+        // Briefly, the report's path (the last line) names the run's directory.
+        if (verbose || crank || compareTo is not null || run.Partial) Console.WriteLine($"results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");
         if (crank) Crank.CrankStatistics.Write(run, Console.Out);
         if (compareTo is null)
         {
@@ -183,8 +184,9 @@ public static class RunCommand
     {
         Console.WriteLine();
         Console.Write(VerdictRenderer.ToText(verbose ? report.Verdict : report.Verdict.Where(l => l.Kind is VerdictLineKind.Pair or VerdictLineKind.Table).ToList()));
-        Console.WriteLine();
-        foreach (var sentence in report.Answer) Console.WriteLine("answer: " + sentence);
+        if (verbose) Console.WriteLine(); // briefly, the "answer:" lines follow the table at once: the default pair's ending fits 15 lines
+
+        foreach (var paragraph in report.AnswerParagraphs) Console.WriteLine("answer: " + string.Join(" ", paragraph));
         Console.WriteLine($"report: {Path.Combine(directory, "report.html")}");
     }
 

@@ -13,25 +13,28 @@ namespace Comparator.Reports;
 /// </summary>
 public static class Answer
 {
-    public static IReadOnlyList<string> Sentences(RunResult run)
+    public static IReadOnlyList<string> Sentences(RunResult run) => Paragraphs(run).SelectMany(p => p).ToList();
+
+    /// <summary>The same sentences as paragraphs: one per pair of targets, then one for what was not measured and the machine (the terminal prints a line each).</summary>
+    public static IReadOnlyList<IReadOnlyList<string>> Paragraphs(RunResult run)
     {
         var baseline = run.Spec.BaselineTarget;
         var baseInfo = run.Targets.FirstOrDefault(t => t.Name == baseline);
         if (baseInfo is { Measured: false })
-            return new[] { $"No answer: the baseline {baseline} was not measured ({baseInfo.NotMeasuredReason ?? "no reason recorded"})." };
+            return new[] { new[] { $"No answer: the baseline {baseline} was not measured ({baseInfo.NotMeasuredReason ?? "no reason recorded"})." } };
         // A target that could not run has its own sentence below; its cells' "not measured" verdicts would only say it again.
         var unmeasured = run.Targets.Where(t => !t.Measured).Select(t => t.Name).ToHashSet();
         var verdicts = run.Judged().Where(v => v.Baseline == baseline && !unmeasured.Contains(v.Other)).ToList();
-        var sentences = new List<string>();
         var rule = PairVerdicts.RuleOf(run.Spec);
-        foreach (var pair in verdicts.GroupBy(v => v.Other))
-            sentences.AddRange(Pair(run, pair.Key, baseline, pair.ToList(), rule));
-        if (sentences.Count == 0) sentences.Add($"No answer: {baseline} is the only target measured in this run.");
+        var paragraphs = verdicts.GroupBy(v => v.Other).Select(pair => (IReadOnlyList<string>)Pair(run, pair.Key, baseline, pair.ToList(), rule).ToList()).ToList();
+        if (paragraphs.Count == 0) paragraphs.Add(new[] { $"No answer: {baseline} is the only target measured in this run." });
+        var facts = new List<string>();
         // Targets that could not run, by the first words of their reason ("not built", "failed verification"): the report gives the whole of it.
         foreach (var why in run.Targets.Where(t => t.Name != baseline && !t.Measured).GroupBy(t => Short(t.NotMeasuredReason)))
-            sentences.Add($"{Join(why.Select(t => t.Name).ToList())} {(why.Count() == 1 ? "was" : "were")} not measured ({why.Key}); the report says why.");
-        if (verdicts.Count > 0) sentences.Add(Machine(run, verdicts));
-        return sentences;
+            facts.Add($"{Join(why.Select(t => t.Name).ToList())} {(why.Count() == 1 ? "was" : "were")} not measured ({why.Key}); the report says why.");
+        if (verdicts.Count > 0) facts.Add(Machine(run, verdicts));
+        if (facts.Count > 0) paragraphs.Add(facts);
+        return paragraphs;
     }
 
     private static IEnumerable<string> Pair(RunResult run, string other, string baseline, IReadOnlyList<CellVerdict> verdicts, LeadRule rule)
@@ -63,7 +66,7 @@ public static class Answer
             yield return $"At {Where(run, equivalent)}, {other} and {baseline} serve the same requests a second within ±{Format.Percent(rule.Equivalence)} " +
                          $"({string.Join("; ", equivalent.Select(v => $"{Format.Ratio(v.Ratio ?? 1)}, 90% interval {Format.Ratio(v.EquivalenceLow ?? v.RatioLow ?? 1)}–{Format.Ratio(v.EquivalenceHigh ?? v.RatioHigh ?? 1)}"))}).";
         if (unsettled.Count > 0)
-            yield return $"At {Where(run, unsettled)} no lead is settled ({other}/{baseline} within {Intervals(unsettled)}). {Settle(run, unsettled, rule)}";
+            yield return $"At {Where(run, unsettled)} nothing is settled: {other}/{baseline} could lie anywhere in {Intervals(unsettled)}. {Settle(run, unsettled, rule)}";
         if (unjudged.Count > 0)
             yield return $"Not judged: {Unjudged(run, unjudged)}.";
         foreach (var cost in Costs(run, other, baseline)) yield return cost;
@@ -76,15 +79,16 @@ public static class Answer
         return $"{Format.Ratio(ratio)} as many, {Format.Percent(v.Confidence)} interval {Format.Ratio(low)}–{Format.Ratio(high)}, {v.Launches?.ToString(CultureInfo.InvariantCulture) ?? "?"} launches";
     }
 
-    /// <summary>The judged costs a request takes (instructions in the closed loop, server CPU at a fixed rate), settled ones only: the work, beside the speed.</summary>
+    /// <summary>The judged costs a request takes (instructions or cycles in the closed loop; server CPU and p90 or p99 latency at a fixed rate), settled ones only: the work and the wait, beside the speed.</summary>
     private static IEnumerable<string> Costs(RunResult run, string other, string baseline)
     {
         var costs = run.JudgedCost().Concat(run.JudgedAtRate()).Where(v => v.Baseline == baseline && v.Other == other && v.Leader is not null && v.Ratio is not null
                                                                           && v.RatioLow is not null && v.RatioHigh is not null
-                                                                          && v.Metric is CellVerdict.Instructions or CellVerdict.ServerCpu).ToList();
+                                                                          && v.Metric is CellVerdict.Instructions or CellVerdict.Cycles or CellVerdict.ServerCpu
+                                                                              or CellVerdict.P90 or CellVerdict.P99).ToList();
         foreach (var byMetric in costs.GroupBy(v => v.Metric))
         {
-            var what = byMetric.Key == CellVerdict.Instructions ? "the instructions" : "the server CPU time";
+            var metric = byMetric.Key;
             foreach (var byLeader in byMetric.GroupBy(v => v.Leader!))
             {
                 var cheaper = byLeader.Key;
@@ -95,7 +99,13 @@ public static class Answer
                     var (r, l, h) = cheaper == other ? (1 / v.Ratio!.Value, 1 / v.RatioHigh!.Value, 1 / v.RatioLow!.Value) : (v.Ratio!.Value, v.RatioLow!.Value, v.RatioHigh!.Value);
                     return $"{Where(run, new[] { v })} ({Format.Ratio(r)}, {Format.Percent(v.Confidence)} interval {Format.Ratio(l)}–{Format.Ratio(h)})";
                 }).ToList();
-                yield return $"Per request, {dearer} takes more of {what} than {cheaper} at {Join(cells)}.";
+                yield return metric switch
+                {
+                    CellVerdict.P90 or CellVerdict.P99 => $"Asked at the same fixed rate, {dearer} answers with a longer {(metric == CellVerdict.P90 ? "p90" : "p99")} latency than {cheaper} at {Join(cells)}.",
+                    CellVerdict.Instructions => $"Per request, {dearer} takes more of the instructions than {cheaper} at {Join(cells)}.",
+                    CellVerdict.Cycles => $"Per request, {dearer} takes more of the CPU cycles than {cheaper} at {Join(cells)}.",
+                    _ => $"Per request, {dearer} takes more of the server CPU time than {cheaper} at {Join(cells)}.",
+                };
             }
         }
     }
@@ -146,7 +156,25 @@ public static class Answer
         var m = run.Spec.Machine;
         var launches = verdicts.Select(v => v.Launches).OfType<int>().DefaultIfEmpty(run.Spec.Launches ?? 1).Max();
         var cores = run.Spec.SeparateServerCores is int own ? $"the servers on {own} core(s) of their own" : $"{m.LogicalCores} logical cores shared by the servers and the load generator";
-        return $"Measured on {m.CpuModel}, {cores}, {m.OperatingSystem}; each target started afresh {launches} time(s).";
+        var names = verdicts.SelectMany(v => new[] { v.Baseline, v.Other }).Distinct().ToList();
+        var targets = run.Targets.Where(t => names.Contains(t.Name)).ToList();
+        // A service given by URL runs as it was started, outside the comparator: its launches measure it again, they do not restart it.
+        var external = targets.Where(t => t.External).Select(t => t.Name).ToList();
+        var starts = external.Count == 0 ? $"each target started afresh {launches} time(s)"
+            : external.Count == targets.Count ? $"each service measured in {launches} launches as it runs (started outside the comparator, not restarted)"
+            : $"each target started afresh {launches} time(s), except {Join(external)}, started outside the comparator and measured as it runs";
+        return $"Measured on {m.CpuModel}, {cores}, {m.OperatingSystem}; {starts}." + Tls(targets);
+    }
+
+    /// <summary>" minimal-tls and kestrel-tls were asked over HTTPS (TLS 1.3, …): their figures carry TLS's cost.": what the transport adds, when any side used TLS.</summary>
+    private static string Tls(IReadOnlyList<TargetInfo> targets)
+    {
+        var secure = targets.Where(t => t.Tls is not null).ToList();
+        if (secure.Count == 0) return "";
+        var how = Join(secure.Select(t => t.Tls!.Split(", certificate")[0]).Distinct().ToList());
+        return secure.Count == targets.Count
+            ? $" {Join(secure.Select(t => t.Name).ToList())} were asked over HTTPS ({how}): the figures of each carry TLS's cost."
+            : $" Only {Join(secure.Select(t => t.Name).ToList())} {(secure.Count == 1 ? "was" : "were")} asked over HTTPS ({how}): the comparison counts TLS's cost on that side alone.";
     }
 
     /// <summary>"at time and echo-post 64KB: one launch: ...": the cells without a verdict, by their reason.</summary>

@@ -23,9 +23,13 @@ public static class ForestChart
     /// <summary>The colour of an outcome, as the chart and its legend use it.</summary>
     public static Color Of(CellVerdict v) => v.Leader is not null ? Lead : v.Outcome == CellVerdict.Equivalent ? Same : Open;
 
-    /// <summary>The judged rows, in the verdict's order (req/s first, then the fixed-rate costs); only verdicts with an interval.</summary>
+    /// <summary>
+    /// The judged rows, settled ones on top (leads, then sameness, then the rest), each group in the verdict's order (req/s first, then
+    /// the fixed-rate costs); only verdicts with an interval. What a reviewer can quote is what the eye meets first.
+    /// </summary>
     public static IReadOnlyList<CellVerdict> Rows(RunResult run) =>
-        run.Judged().Concat(run.JudgedCost()).Concat(run.JudgedAtRate()).Where(v => v.RatioLow is > 0 && v.RatioHigh is > 0 && v.Ratio is > 0).ToList();
+        run.Judged().Concat(run.JudgedCost()).Concat(run.JudgedAtRate()).Where(v => v.RatioLow is > 0 && v.RatioHigh is > 0 && v.Ratio is > 0)
+            .OrderBy(v => v.Leader is not null ? 0 : v.Outcome == CellVerdict.Equivalent ? 1 : 2).ToList();
 
     /// <summary>"req/s echo-post 4KB", "cpu echo-post 4KB @2000/s": what a row judged (pair added when the run has several).</summary>
     public static string Label(RunResult run, CellVerdict v, bool pairs)
@@ -115,7 +119,7 @@ public static class ForestChart
         var baseline = run.Spec.BaselineTarget;
         var others = string.Join(", ", rows.Select(v => v.Other).Distinct());
         var title = $"Every judgment: {others} against {baseline}";
-        var note = $"{rows.Count} judgments: req/s higher is faster; cpu and p90 at a fixed rate, lower is cheaper\nthe servers {CoreParts.Phrase(run.Spec)}";
+        var note = $"{rows.Count} judgment{(rows.Count == 1 ? "" : "s")}: req/s higher is faster; cpu and p90 at a fixed rate, lower is cheaper\nthe servers {CoreParts.Phrase(run.Spec)}";
         // A row needs about 22 pixels to stay legible; title, legend and axis take the rest.
         return Charts.Titled(run, Name, title, plot, note) with { Height = Math.Max(Chart.DefaultHeight, 260 + 22 * rows.Count) };
     }

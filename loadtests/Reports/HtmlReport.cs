@@ -15,11 +15,11 @@ public sealed class HtmlReport : IExporter
     public string Render(RunReport report)
     {
         var run = report.Run;
-        var html = Head("Comparator run " + run.StartedAt.ToString("u", CultureInfo.InvariantCulture), VerdictRenderer.Css + ".answer{font-size:17px;line-height:1.45;max-width:60em}");
+        var html = Head("Comparator run " + run.StartedAt.ToString("u", CultureInfo.InvariantCulture), VerdictRenderer.Css + ".answer{font-size:17px;line-height:1.45;max-width:60em;margin:.5em 0}");
         html.Append("<h1>Comparator run</h1>");
         if (run.Partial) html.Append("<p class=\"partial\">PARTIAL: the run was stopped before the end.</p>");
         // The answer, then the clearest picture (every judgment and its interval), then the verdict with its method.
-        html.Append("<p class=\"answer\">").Append(Code(E(string.Join(" ", report.Answer)))).Append("</p>");
+        foreach (var paragraph in report.AnswerParagraphs) html.Append("<p class=\"answer\">").Append(Code(E(string.Join(" ", paragraph)))).Append("</p>");
         if (Forest(report) is Chart forest) Figure(html, forest);
         html.Append(VerdictRenderer.ToHtml(report.Verdict));
         foreach (var section in report.Sections)

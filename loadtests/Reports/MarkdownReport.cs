@@ -13,7 +13,7 @@ public sealed class MarkdownReport : IExporter
         var md = new StringBuilder();
         md.AppendLine("# Comparator run" + (report.Run.Partial ? " (PARTIAL: stopped before the end)" : ""));
         md.AppendLine();
-        md.AppendLine(string.Join(" ", report.Answer)).AppendLine();
+        foreach (var paragraph in report.AnswerParagraphs) md.AppendLine(string.Join(" ", paragraph)).AppendLine();
         md.Append(VerdictRenderer.ToMarkdown(report.Verdict));
         md.AppendLine();
         foreach (var section in report.Sections)

@@ -10,7 +10,7 @@ namespace Comparator.Reports;
 public sealed class RunReport
 {
     private readonly Lazy<IReadOnlyList<VerdictLine>> verdict;
-    private readonly Lazy<IReadOnlyList<string>> answer;
+    private readonly Lazy<IReadOnlyList<IReadOnlyList<string>>> answer;
     private readonly Lazy<IReadOnlyList<ReportSection>> sections;
     private readonly Lazy<IReadOnlyList<Chart>> charts;
 
@@ -19,7 +19,7 @@ public sealed class RunReport
     {
         Run = run;
         verdict = new(() => Reports.Verdict.Build(run));
-        answer = new(() => Reports.Answer.Sentences(run));
+        answer = new(() => Reports.Answer.Paragraphs(run));
         sections = new(() => ReportSections.Build(run));
         this.charts = charts is null ? new(() => Reports.Charts.Build(run)) : new(charts);
     }
@@ -30,7 +30,10 @@ public sealed class RunReport
     public IReadOnlyList<VerdictLine> Verdict => verdict.Value;
 
     /// <summary>The answer in a reviewer's words (<see cref="Reports.Answer"/>): the first paragraph of every report, the last lines on the terminal.</summary>
-    public IReadOnlyList<string> Answer => answer.Value;
+    public IReadOnlyList<string> Answer => answer.Value.SelectMany(p => p).ToList();
+
+    /// <summary>The answer as paragraphs: one per pair, then what was not measured and the machine.</summary>
+    public IReadOnlyList<IReadOnlyList<string>> AnswerParagraphs => answer.Value;
 
     /// <summary>The sections of the report, in the order every exporter writes them.</summary>
     public IReadOnlyList<ReportSection> Sections => sections.Value;

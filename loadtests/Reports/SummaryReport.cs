@@ -41,7 +41,10 @@ public sealed class SummaryReport : IExporter
         if (run.Spec.Crank is CrankSpec crank)
             tail.Add("Measured through crank: " + (crank.SharedCores ? "server and driver on one machine's cores" : "the server on a machine of its own") +
                      "; server CPU from its agent's samples of the target's process.");
-        tail.Add("Full figures: report.md and report.html in this directory.");
+        // The method (the rule and its α spending, the cores, the noise floor, the family bound) stays in the reports, one click away.
+        lines = WithoutMethod(lines, out var folded);
+        tail.Add((folded ? "How this was judged (the rule, the cores, the noise floor, the family of judgments) and the full figures: " : "Full figures: ") +
+                 "report.md and report.html in this directory.");
 
         var body = Lines(VerdictRenderer.ToMarkdown(lines));
         if (head.Count + body.Count + tail.Count > MaxLines)
@@ -60,6 +63,21 @@ public sealed class SummaryReport : IExporter
         var md = new StringBuilder();
         foreach (var line in head.Concat(body).Concat(tail)) md.Append(line).Append('\n');
         return md.ToString();
+    }
+
+    /// <summary>The verdict without each pair's method notes (those between its heading and its table).</summary>
+    private static IReadOnlyList<VerdictLine> WithoutMethod(IReadOnlyList<VerdictLine> lines, out bool folded)
+    {
+        var kept = new List<VerdictLine>();
+        var beforeTable = false;
+        foreach (var line in lines)
+        {
+            if (line.Kind == VerdictLineKind.Pair) beforeTable = true;
+            else if (line.Kind == VerdictLineKind.Table) beforeTable = false;
+            if (!(beforeTable && line.Kind == VerdictLineKind.Note)) kept.Add(line);
+        }
+        folded = kept.Count < lines.Count;
+        return kept;
     }
 
     private static List<string> Lines(string text) => text.TrimEnd('\n', '\r').Split('\n').Select(l => l.TrimEnd('\r')).ToList();

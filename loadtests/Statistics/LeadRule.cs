@@ -61,7 +61,7 @@ public sealed record LeadRule(double Confidence, double MinEffect, double Equiva
 
     /// <summary>How the rule is stated in the reports' reading notes.</summary>
     public string Statement =>
-        $"a lead is claimed only when the {Format.Percent(Confidence)} interval of the ratio (Student's t over launches, each a fresh process of both sides) " +
+        $"a lead is claimed only when the {Format.Percent(Confidence)} interval of the ratio (Student's t over launches; a launch restarts every target the comparator started, not a service given by URL) " +
         $"lies wholly beyond ±{Format.Percent(MinEffect)}; equivalent when the {Format.Percent(1 - 2 * EquivalenceAlpha)} interval lies wholly within ±{Format.Percent(Equivalence)}" +
         (Design is SequentialDesign d ? $"; launches are added to unsettled cells, {d.Describe()}, so the intervals hold whenever a cell stopped" : "");
 

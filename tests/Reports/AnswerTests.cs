@@ -52,6 +52,20 @@ public sealed class AnswerTests
             "Per request, wcf-classic takes more of the instructions than webapi-selfhost at time (1.30x, 99% interval 1.20x–1.40x).",
             Machine,
         }, Answer.Sentences(run));
+        // The terminal prints a line per paragraph: the pair's three sentences, then the machine.
+        Assert.Equal(new[] { 3, 1 }, Answer.Paragraphs(run).Select(p => p.Count));
+    }
+
+    [Fact]
+    public void A_settled_latency_at_a_fixed_rate_is_stated_beside_the_cost()
+    {
+        var atRate = Echo with { Rate = 1721 };
+        var run = Run(Rps(Echo, 1.01, 0.90, 1.12, null, CellVerdict.Unsettled),
+            new CellVerdict(atRate, Base, CellVerdict.P90, 2.10, 1.50, 2.90, 0.99, Base, null, CellVerdict.Higher, Launches: 6));
+        run = run with { Cells = run.Cells.Concat(run.Cells.Where(c => c.Key.Endpoint == Echo.Endpoint).Select(c => c with { Key = c.Key with { Rate = 1721 } })).ToList() };
+
+        Assert.Equal("Asked at the same fixed rate, wcf-classic answers with a longer p90 latency than webapi-selfhost at echo-post 500B @1721/s " +
+                        "(2.10x, 99% interval 1.50x–2.90x).", Answer.Sentences(run)[1]);
     }
 
     [Fact]
@@ -107,8 +121,13 @@ public sealed class AnswerTests
         var first = Answer.Sentences(run)[0];
         var report = new RunReport(run, Array.Empty<Chart>());
 
-        Assert.Equal(2, new SummaryReport().Render(report).Split('\n').ToList().FindIndex(l => l.StartsWith(first, StringComparison.Ordinal)));
+        var summary = new SummaryReport().Render(report);
+        Assert.Equal(2, summary.Split('\n').ToList().FindIndex(l => l.StartsWith(first, StringComparison.Ordinal)));
+        // The method is not in summary.md, only pointed to: the table follows the verdict's heading.
+        Assert.DoesNotContain("Ratios are", summary);
+        Assert.Contains("How this was judged (the rule, the cores, the noise floor, the family of judgments) and the full figures: report.md", summary);
         var md = new MarkdownReport().Render(report);
+        Assert.Contains("Ratios are", md);
         Assert.True(md.IndexOf(first, StringComparison.Ordinal) < md.IndexOf("## Verdict", StringComparison.Ordinal));
         var html = new HtmlReport().Render(report);
         Assert.True(html.IndexOf("<p class=\"answer\">", StringComparison.Ordinal) < html.IndexOf("<section id=\"verdict\">", StringComparison.Ordinal));
@@ -158,6 +177,41 @@ public sealed class AnswerTests
         Assert.StartsWith("Nothing is settled between wcf-classic and webapi-selfhost: at time and echo-post 4KB the ratio of requests a second wcf-classic/webapi-selfhost " +
                           $"could lie anywhere in {Statistics.Format.Ratio(verdicts.Min(v => v.RatioLow!.Value))}–{Statistics.Format.Ratio(verdicts.Max(v => v.RatioHigh!.Value))} (99% intervals)", first);
         Assert.Contains("settling time would take about 11 launches (`--launches 11`). Echo-post 4KB sits too near the rule's boundaries", first);
+    }
+
+    [Fact]
+    public void A_saved_AA_calibration_states_sameness_within_its_margin_from_the_stored_90_percent_interval()
+    {
+        // calibrate --targets kestrel --endpoints time,echo-post --sizes 4KB --concurrency 16 --launches 6 --equivalence 15: the two
+        // instances of one build are the same within ±15% at echo-post 4KB; time stays open.
+        var run = Saved("equivalent");
+        var same = run.Judged().Single(v => v.Outcome == CellVerdict.Equivalent);
+        var open = run.Judged().Single(v => v.Outcome == CellVerdict.Unsettled);
+        var R = Statistics.Format.Ratio;
+
+        var answer = Answer.Sentences(run);
+        Assert.Equal($"At echo-post 4KB, kestrel.B and kestrel.A serve the same requests a second within ±15% " +
+                     $"({R(same.Ratio!.Value)}, 90% interval {R(same.EquivalenceLow!.Value)}–{R(same.EquivalenceHigh!.Value)}).", answer[0]);
+        Assert.StartsWith($"At time nothing is settled: kestrel.B/kestrel.A could lie anywhere in {R(open.RatioLow!.Value)}–{R(open.RatioHigh!.Value)} (99% interval).", answer[1]);
+        Assert.Equal("1.04x, 90% interval 0.96x–1.12x", $"{R(same.Ratio.Value)}, 90% interval {R(same.EquivalenceLow.Value)}–{R(same.EquivalenceHigh.Value)}");
+        Assert.EndsWith("each target started afresh 6 time(s).", answer[^1]);
+    }
+
+    [Fact]
+    public void A_saved_https_scenario_run_of_two_services_given_by_url_says_they_were_not_restarted_and_paid_for_TLS()
+    {
+        // run --scenario scenarios/varying.json --target kestrel-tls=https://127.0.0.1:5443 --target minimal-tls=https://127.0.0.1:5444 --insecure --launches 4
+        var run = Saved("https-scenario");
+        var v = run.Judged().Single();
+        var R = Statistics.Format.Ratio;
+
+        var answer = Answer.Paragraphs(run);
+        Assert.StartsWith("Nothing is settled between minimal-tls and kestrel-tls: at create-order the ratio of requests a second minimal-tls/kestrel-tls " +
+                          $"could lie anywhere in {R(v.RatioLow!.Value)}–{R(v.RatioHigh!.Value)} (99% interval)", answer[0][0]);
+        Assert.Equal(4, v.Launches);
+        Assert.EndsWith("each service measured in 4 launches as it runs (started outside the comparator, not restarted). kestrel-tls and minimal-tls " +
+                        "were asked over HTTPS (TLS 1.3, TLS_AES_256_GCM_SHA384): the figures of each carry TLS's cost.", Assert.Single(answer[1]));
+        Assert.All(run.Targets, t => Assert.StartsWith("TLS 1.3, TLS_AES_256_GCM_SHA384, certificate not validated", t.Tls));
     }
 
     [Fact]

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Linq;
+using Comparator.Comparing;
 using Comparator.Reports;
 using Comparator.Results;
 using ScottPlot;
@@ -144,6 +145,21 @@ public sealed class ChartsTests
         Assert.Equal(rows.Count, dots.Count);
         Assert.Equal(rows.Select(ForestChart.Of), Enumerable.Reverse(dots.OrderBy(d => d.Location.Y)).Select(d => d.Color));
         Assert.True(forest.Height >= Chart.DefaultHeight);
+    }
+
+    [Fact]
+    public void The_forest_plot_puts_settled_judgments_above_open_ones()
+    {
+        var sweep = Sweep(64, 1024, 16384, 262144);
+        // The first judgment left open: in the verdict's order it would be the top row.
+        var judged = sweep.AllJudged();
+        var first = judged[0];
+        var run = sweep with { Verdicts = judged.Select(v => v == first ? v with { Leader = null, Outcome = CellVerdict.Unsettled } : v).ToList() };
+
+        var rank = ForestChart.Rows(run).Select(v => v.Leader is not null ? 0 : v.Outcome == CellVerdict.Equivalent ? 1 : 2).ToList();
+        Assert.Equal(2, rank[^1]);
+        Assert.Equal(0, rank[0]);
+        Assert.Equal(rank.Order(), rank);
     }
 
     [Fact]
