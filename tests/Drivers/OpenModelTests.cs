@@ -114,7 +114,7 @@ public sealed class RatePassTests : IDisposable
     public async Task A_share_of_capacity_adds_a_fixed_rate_cell_per_cell_with_its_verdict_percentiles_and_chart()
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel,httplistener", "--endpoints", "time", "--rate", "50%",
-            "--launches", "2", "--warmup", "0.2s", "--first-warmup", "0.5s", "--duration", "0.5s", "--out", _out.FullName);
+            "--launches", "2", "--warmup", "0.2s", "--first-warmup", "0.5s", "--duration", "0.5s", "--steady-bound", "0", "--out", _out.FullName);
 
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         var dir = Assert.Single(_out.GetDirectories());

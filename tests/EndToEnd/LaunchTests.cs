@@ -19,7 +19,7 @@ public sealed class LaunchTests : IDisposable
     public async Task Every_launch_measures_every_cell_and_alternates_which_target_goes_first()
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel,httplistener", "--endpoints", "time",
-            "--launches", "2", "--warmup", "0", "--first-warmup", "0", "--duration", "0.2s", "--rate", "none", "--out", _out.FullName);
+            "--launches", "2", "--warmup", "0", "--first-warmup", "0", "--duration", "0.2s", "--rate", "none", "--steady-bound", "0", "--out", _out.FullName);
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         var directory = Assert.Single(_out.GetDirectories()).FullName;
         var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(directory, "results.json")), "results.json");
@@ -43,7 +43,7 @@ public sealed class LaunchTests : IDisposable
     public async Task Calibrate_measures_two_instances_of_a_target_against_each_other_and_saves_a_run()
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("calibrate", "--targets", "kestrel", "--endpoints", "time",
-            "--launches", "2", "--warmup", "0", "--first-warmup", "0", "--duration", "0.2s", "--out", _out.FullName);
+            "--launches", "2", "--warmup", "0", "--first-warmup", "0", "--duration", "0.2s", "--steady-bound", "0", "--out", _out.FullName);
 
         // Whether two launches happen to claim a lead is chance (99% say not); the exit code must say which it was.
         var claimed = stdout.Contains("FALSE LEAD: kestrel.");

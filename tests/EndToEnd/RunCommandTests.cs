@@ -62,7 +62,7 @@ public sealed class RunCommandTests : IDisposable
     public async Task Each_cell_measures_the_targets_in_turn_in_alternating_order_per_repeat()
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel,httplistener", "--endpoints", "time,json",
-            "--warmup", "0", "--launches", "1", "--duration", "0.3s", "--repeat", "3", "--rate", "none", "--out", _out.FullName);
+            "--warmup", "0", "--launches", "1", "--duration", "0.3s", "--repeat", "3", "--rate", "none", "--steady-bound", "0", "--out", _out.FullName);
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.json")), "results.json");
 
@@ -84,7 +84,7 @@ public sealed class RunCommandTests : IDisposable
         async Task<RunResult> Run(string onOff, string outDir)
         {
             var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", string.Join(',', kestrelHosted), "--endpoints", "time",
-                "--warmup", "0", "--launches", "1", "--duration", "0.3s", "--repeat", "1", "--server-header", onOff, "--out", outDir);
+                "--warmup", "0", "--launches", "1", "--duration", "0.3s", "--repeat", "1", "--server-header", onOff, "--steady-bound", "0", "--out", outDir);
             Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
             var dir = Assert.Single(new DirectoryInfo(outDir).GetDirectories());
             return ResultStore.Deserialize(File.ReadAllText(Path.Combine(dir.FullName, "results.json")), "results.json");
@@ -310,7 +310,7 @@ public sealed class RunCommandTests : IDisposable
     public async Task With_max_repeat_a_launch_gets_at_least_three_rounds_and_at_most_the_cap()
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel,httplistener", "--endpoints", "time",
-            "--warmup", "0", "--launches", "1", "--duration", "0.2s", "--max-repeat", "4", "--precision", "50%", "--out", _out.FullName);
+            "--warmup", "0", "--launches", "1", "--duration", "0.2s", "--max-repeat", "4", "--precision", "50%", "--steady-bound", "0", "--out", _out.FullName);
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(Assert.Single(_out.GetDirectories()).FullName, "results.json")), "results.json");
 

@@ -94,7 +94,7 @@ public sealed class CoresTests : IDisposable
     {
         if (Environment.ProcessorCount < 2) return; // one core: nothing to pin apart
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel,httplistener", "--endpoints", "time",
-            "--server-cores", "1,shared", "--launches", "2", "--warmup", "0", "--first-warmup", "0", "--duration", "0.2s", "--rate", "none", "--out", _out.FullName);
+            "--server-cores", "1,shared", "--launches", "2", "--warmup", "0", "--first-warmup", "0", "--duration", "0.2s", "--rate", "none", "--steady-bound", "0", "--out", _out.FullName);
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         var directory = Assert.Single(_out.GetDirectories()).FullName;
         var run = ResultStore.Deserialize(File.ReadAllText(Path.Combine(directory, "results.json")), "results.json");
