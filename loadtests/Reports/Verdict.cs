@@ -108,7 +108,9 @@ public static partial class Verdict
                         continue;
                     }
                     var crossover = crossovers.FirstOrDefault(x => x.Endpoint == endpoint && x.Concurrency == conc && x.Baseline == baseline && x.Other == other);
-                    lines.Add(new(VerdictLineKind.Endpoint, label + on + ": " + Curve(crossover, baseline, other, sizes.Select(s => (s.SizeLabel, Cell(baseline, s.SizeBytes), Cell(other, s.SizeBytes))).ToList())));
+                    double? Judged(long size) => pairVerdicts.FirstOrDefault(v => v.Endpoint == endpoint && v.Concurrency == conc && v.SizeBytes == size)?.Ratio;
+                    lines.Add(new(VerdictLineKind.Endpoint, label + on + ": " + Curve(crossover, baseline, other,
+                        sizes.Select(s => (s.SizeLabel, Cell(baseline, s.SizeBytes), Cell(other, s.SizeBytes), Judged(s.SizeBytes))).ToList())));
                     foreach (var size in sizes)
                         lines.Add(new(VerdictLineKind.Size, $"{size.SizeLabel}: {SizeText(Cell(baseline, size.SizeBytes), Cell(other, size.SizeBytes))}"));
                 }
@@ -239,14 +241,17 @@ public static partial class Verdict
         }).ToList());
     }
 
-    /// <summary>An endpoint across sizes: Crossovers' sentence, then how the req/s ratio moves from the smallest to the largest size with a verdict.</summary>
-    private static string Curve(Crossover? crossover, string baseline, string other, IReadOnlyList<(string Size, CellResult? A, CellResult? B)> sizes)
+    /// <summary>
+    /// An endpoint across sizes: Crossovers' sentence, then how the req/s ratio moves from the smallest to the largest size with a verdict.
+    /// The ratio is the verdict's (the table's), judged once; a size without one falls back to the ratio of the medians.
+    /// </summary>
+    private static string Curve(Crossover? crossover, string baseline, string other, IReadOnlyList<(string Size, CellResult? A, CellResult? B, double? Judged)> sizes)
     {
         var usable = sizes.Where(s => s.A?.Summary is { RequestsPerSecond: > 0 } && s.B?.Summary is not null && s.A.FailedTotal == 0 && s.B.FailedTotal == 0).ToList();
         if (crossover is null || usable.Count == 0) return $"no size measured without failures on both {other} and {baseline}: no verdict";
         var sentence = crossover.Sentence()[(crossover.Endpoint.Length + 2)..];
         if (usable.Count == 1) return sentence;
-        string R((string Size, CellResult? A, CellResult? B) s) => $"{X(s.B!.Summary!.RequestsPerSecond / s.A!.Summary!.RequestsPerSecond)} at {s.Size}";
+        string R((string Size, CellResult? A, CellResult? B, double? Judged) s) => $"{X(s.Judged ?? s.B!.Summary!.RequestsPerSecond / s.A!.Summary!.RequestsPerSecond)} at {s.Size}";
         return $"{sentence}; {other}/{baseline} req/s {R(usable[0])} to {R(usable[^1])}";
     }
 

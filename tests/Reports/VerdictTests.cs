@@ -162,6 +162,16 @@ public sealed class VerdictTests
     }
 
     [Fact]
+    public void The_curve_across_sizes_reads_the_ratio_the_table_judged_not_the_medians()
+    {
+        var run = Pair((64, new[] { 200.0 }, new[] { 100.0 }), (1024, new[] { 100.0 }, new[] { 300.0 }));
+        // Stored verdicts whose ratios differ from the medians' (the geometric mean over launches often does): the line follows the table.
+        run = run with { Verdicts = run.AllJudged().Select(v => v with { Ratio = v.SizeBytes == 64 ? 0.61 : 2.47 }).ToList() };
+
+        Assert.Contains("echo-post: not settled at every size (64B to 1KB); wcf-classic/webapi-selfhost req/s 0.61x at 64B to 2.47x at 1KB", Texts(run));
+    }
+
+    [Fact]
     public void One_launch_claims_no_lead_however_far_apart()
     {
         var texts = Texts(Pair((64, new[] { 200.0 }, new[] { 100.0 }), (1024, new[] { 100.0 }, new[] { 300.0 })));
