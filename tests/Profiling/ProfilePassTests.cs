@@ -119,10 +119,17 @@ public sealed class ProfilePassTests
         var profile = ProfileOf(withProfile);
         if (profile.Unavailable is not null) return; // the test above asserts the line
         var kestrel = profile.Of(Assert.Single(profile.CellKeys), "kestrel")!;
-        var frames = File.ReadAllLines(Path.Combine(withProfile, kestrel.Folded!)).SelectMany(l => l[..l.LastIndexOf(' ')].Split(';')).Distinct().ToList();
+        var stacks = File.ReadAllLines(Path.Combine(withProfile, kestrel.Folded!))
+            .Select(l => (Frames: l[..l.LastIndexOf(' ')].Split(';'), Count: long.Parse(l[(l.LastIndexOf(' ') + 1)..], System.Globalization.CultureInfo.InvariantCulture))).ToList();
+        var frames = stacks.SelectMany(s => s.Frames).Distinct().ToList();
 
-        // A frame perf could not name inside the JIT's map, or in code it could not place at all, is shown by its file.
-        Assert.DoesNotContain(frames, f => f.StartsWith("[perf-", StringComparison.Ordinal) || f.StartsWith("[memfd:", StringComparison.Ordinal));
+        // A frame perf could not name inside the JIT's map, or in code it could not place at all, is shown by its file. A stub the
+        // runtime wrote before its map was open can take a stray sample (one CI run had one such frame); a map that was not read
+        // would leave most managed samples so, so the bound is on their share.
+        static bool Unnamed(string f) => f.StartsWith("[perf-", StringComparison.Ordinal) || f.StartsWith("[memfd:", StringComparison.Ordinal);
+        var unnamed = stacks.Where(s => s.Frames.Any(Unnamed)).Sum(s => s.Count);
+        var total = stacks.Sum(s => s.Count);
+        Assert.True(unnamed <= 0.02 * total, $"{unnamed} of {total} samples have a frame the JIT's map did not name");
         Assert.Contains(frames, f => f.Contains("[Microsoft.AspNetCore.Server.Kestrel.Core] ", StringComparison.Ordinal));
         Assert.Empty(Directory.GetFiles(Path.Combine(withProfile, "profiles"), "*.perf.data"));
     }
