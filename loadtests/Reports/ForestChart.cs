@@ -21,7 +21,10 @@ public static class ForestChart
     private static readonly Color Open = Color.FromHex("#d6604d");
 
     /// <summary>The colour of an outcome, as the chart and its legend use it.</summary>
-    public static Color Of(CellVerdict v) => v.Leader is not null ? Lead : v.Outcome == CellVerdict.Equivalent ? Same : Open;
+    public static Color Of(CellVerdict v) => Settled(v) switch { 0 => Lead, 1 => Same, _ => Open };
+
+    /// <summary>0 a lead, 1 sameness, 2 the rest: the outcome's colour, and the rows' order (settled on top).</summary>
+    private static int Settled(CellVerdict v) => v.Leader is not null ? 0 : v.Outcome == CellVerdict.Equivalent ? 1 : 2;
 
     /// <summary>
     /// The judged rows, settled ones on top (leads, then sameness, then the rest), each group in the verdict's order (req/s first, then
@@ -29,7 +32,7 @@ public static class ForestChart
     /// </summary>
     public static IReadOnlyList<CellVerdict> Rows(RunResult run) =>
         run.Judged().Concat(run.JudgedCost()).Concat(run.JudgedAtRate()).Where(v => v.RatioLow is > 0 && v.RatioHigh is > 0 && v.Ratio is > 0)
-            .OrderBy(v => v.Leader is not null ? 0 : v.Outcome == CellVerdict.Equivalent ? 1 : 2).ToList();
+            .OrderBy(Settled).ToList();
 
     /// <summary>"req/s echo-post 4KB", "cpu echo-post 4KB @2000/s": what a row judged (pair added when the run has several).</summary>
     public static string Label(RunResult run, CellVerdict v, bool pairs)

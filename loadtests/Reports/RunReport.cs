@@ -29,10 +29,8 @@ public sealed class RunReport
     /// <summary>The verdict's lines: first in report.md, report.html and summary.md, last on the terminal.</summary>
     public IReadOnlyList<VerdictLine> Verdict => verdict.Value;
 
-    /// <summary>The answer in a reviewer's words (<see cref="Reports.Answer"/>): the first paragraph of every report, the last lines on the terminal.</summary>
-    public IReadOnlyList<string> Answer => answer.Value.SelectMany(p => p).ToList();
-
-    /// <summary>The answer as paragraphs: one per pair, then what was not measured and the machine.</summary>
+    /// <summary>The answer in a reviewer's words (<see cref="Reports.Answer"/>), as paragraphs (one per pair, then what was not measured and the
+    /// machine): first in every report, the last lines on the terminal.</summary>
     public IReadOnlyList<IReadOnlyList<string>> AnswerParagraphs => answer.Value;
 
     /// <summary>The sections of the report, in the order every exporter writes them.</summary>

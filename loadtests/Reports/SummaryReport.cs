@@ -21,19 +21,19 @@ public sealed class SummaryReport : IExporter
     public string Render(RunReport report)
     {
         var chart = ChartsShown.FirstOrDefault(name => report.Charts.Any(c => c.Name == name)) is string name ? $"charts/{name}.png" : null;
-        return Render(report.Run, report.Verdict, chart, report.Answer);
+        return Render(report.Run, report.Verdict, chart, report.AnswerParagraphs);
     }
 
     /// <param name="chart">The chart to show, relative to the run directory (charts/throughput.png), or null.</param>
-    /// <param name="answer">The answer's sentences (<see cref="Answer"/>), one paragraph before the chart; built from the run when not given.</param>
-    public static string Render(RunResult run, IReadOnlyList<VerdictLine> lines, string? chart, IReadOnlyList<string>? answer = null)
+    /// <param name="answer">The answer's paragraphs (<see cref="Answer"/>), joined into one before the chart; built from the run when not given.</param>
+    public static string Render(RunResult run, IReadOnlyList<VerdictLine> lines, string? chart, IReadOnlyList<IReadOnlyList<string>>? answer = null)
     {
         // The answer first, then the picture, then the verdict with its method: a reviewer reads the first screen.
         var head = new List<string>
         {
             "# WCF or Web API: verdict of the run of " + run.StartedAt.ToString("u", CultureInfo.InvariantCulture) + (run.Partial ? " (PARTIAL)" : ""),
             "",
-            string.Join(" ", answer ?? Answer.Sentences(run)),
+            string.Join(" ", (answer ?? Answer.Paragraphs(run)).SelectMany(p => p)),
             "",
         };
         if (chart is not null) head.AddRange(new[] { $"![{System.IO.Path.GetFileNameWithoutExtension(chart)}]({chart})", "" });

@@ -95,8 +95,8 @@ public static partial class Verdict
                     if (group.Count == 0) continue;
                     var label = endpoint + (concurrencies.Count > 1 ? $" c={conc}" : "");
                     var sizes = group.Select(c => (c.Key.SizeBytes, c.SizeLabel)).Distinct().OrderBy(s => s.SizeBytes).ToList();
-                    string SizeText(CellResult? a, CellResult? b) => Compare(baseline, a, other, b,
-                        pairVerdicts.FirstOrDefault(v => v.Endpoint == endpoint && v.Concurrency == conc && v.SizeBytes == (b ?? a)?.Key.SizeBytes),
+                    CellVerdict? VerdictAt(long? size) => pairVerdicts.FirstOrDefault(v => v.Endpoint == endpoint && v.Concurrency == conc && v.SizeBytes == size);
+                    string SizeText(CellResult? a, CellResult? b) => Compare(baseline, a, other, b, VerdictAt((b ?? a)?.Key.SizeBytes),
                         costs.FirstOrDefault(v => v.Metric == CellVerdict.Instructions && v.Baseline == baseline && v.Other == other && v.Endpoint == endpoint &&
                                                   v.Concurrency == conc && v.SizeBytes == (b ?? a)?.Key.SizeBytes));
                     CellResult? Cell(string t, long size) => group.FirstOrDefault(c => c.Key.Target == t && c.Key.SizeBytes == size);
@@ -108,9 +108,8 @@ public static partial class Verdict
                         continue;
                     }
                     var crossover = crossovers.FirstOrDefault(x => x.Endpoint == endpoint && x.Concurrency == conc && x.Baseline == baseline && x.Other == other);
-                    double? Judged(long size) => pairVerdicts.FirstOrDefault(v => v.Endpoint == endpoint && v.Concurrency == conc && v.SizeBytes == size)?.Ratio;
                     lines.Add(new(VerdictLineKind.Endpoint, label + on + ": " + Curve(crossover, baseline, other,
-                        sizes.Select(s => (s.SizeLabel, Cell(baseline, s.SizeBytes), Cell(other, s.SizeBytes), Judged(s.SizeBytes))).ToList())));
+                        sizes.Select(s => (s.SizeLabel, Cell(baseline, s.SizeBytes), Cell(other, s.SizeBytes), VerdictAt(s.SizeBytes)?.Ratio)).ToList())));
                     foreach (var size in sizes)
                         lines.Add(new(VerdictLineKind.Size, $"{size.SizeLabel}: {SizeText(Cell(baseline, size.SizeBytes), Cell(other, size.SizeBytes))}"));
                 }
