@@ -62,9 +62,9 @@ public static class CalibrateCommand
                 journal => new RunOrchestrator(aa, drivers, launcher, new LineProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal));
             var run = report.Run;
 
-            // Every figure judged everywhere, and the fixed-rate costs; a figure this machine could not read (no counters) is left out, and said once.
-            var verdicts = run.Judged().Concat(run.JudgedCost()).Concat(run.JudgedAtRate().Where(v => v.Metric is CellVerdict.ServerCpu or CellVerdict.Instructions))
-                .Where(v => v.Reason?.StartsWith(PairVerdicts.NoFigure, StringComparison.Ordinal) != true).ToList();
+            // Every judged figure at every cell it is judged at, as the run's own verdicts say; a figure this machine could not read (no counters)
+            // is left out, and said once.
+            var verdicts = run.InReportOrder().Where(v => v.Reason?.StartsWith(PairVerdicts.NoFigure, StringComparison.Ordinal) != true).ToList();
             if (run.Spec.CpuCounters is string counters) Console.WriteLine(counters);
             Console.WriteLine();
             Console.WriteLine($"A/A {plan.Name} ({PairVerdicts.RuleOf(run.Spec).Statement}):");
@@ -75,7 +75,7 @@ public static class CalibrateCommand
             equivalent += same;
             compared += verdicts.Count(v => v.RatioLow is not null);
             // A closed-loop cell without a ratio was not measured; a fixed-rate cell without one was overloaded, a finding, not a failure.
-            failed |= run.Partial || run.Targets.Any(t => !t.Measured) || run.Judged().Any(v => v.Ratio is null);
+            failed |= run.Partial || run.Targets.Any(t => !t.Measured) || run.Headline().Any(v => v.Ratio is null);
             var ended = run.Spec.Sequential is SequentialSpec q ? $", {q.LaunchesRun} launch(es), {q.LoadSeconds:0} s of load, stopped at {q.Stopped}" : "";
             foreach (var figure in verdicts.GroupBy(v => v.Metric))
                 Console.WriteLine($"{plan.Name} {Figure(figure.Key)}: {figure.Count(v => v.Leader is not null)} false lead(s), {figure.Count(v => v.Outcome == CellVerdict.Equivalent)} equivalent, " +
@@ -91,7 +91,7 @@ public static class CalibrateCommand
     }
 
     /// <summary>A verdict's figure as the tables name it ("req/s", "instructions/req").</summary>
-    private static string Figure(string metric) => Metrics.All.FirstOrDefault(m => m.VerdictId == metric)?.Label ?? metric;
+    private static string Figure(string metric) => Metrics.ByVerdictId(metric)?.Label ?? metric;
 
     /// <summary>Per cell: the A/A ratio, its interval, and whether a lead would have been claimed; with the cores of each under several allotments.</summary>
     private static TextTable Table(IReadOnlyList<CellVerdict> verdicts, RunResult run)

@@ -5,25 +5,29 @@ namespace Comparator.Comparing;
 
 /// <summary>
 /// The decisions of a run, made once by the <see cref="LeadRule"/> its spec names: for the baseline
-/// against every other target, per endpoint, size and concurrency (first driver, as the charts), the
-/// ratio of requests/s with its interval and the leader, or the reason none is named. Stored in
-/// results.json; every renderer reads these rather than judging the figures again.
+/// against every other target, per endpoint, size and concurrency (first driver, as the charts), every
+/// judged figure of <see cref="Metrics.VerdictFigures"/> at the cells its descriptor names: the ratio
+/// other/baseline with its interval and the leader, or the reason none is named. Stored in results.json;
+/// every renderer reads these rather than judging the figures again.
 /// </summary>
 public static class PairVerdicts
 {
     /// <summary>Every verdict of the run: stored, or, for a result built in memory without them, the rule's judgement now.</summary>
     public static IReadOnlyList<CellVerdict> AllJudged(this RunResult run) => run.Verdicts ?? Build(run);
 
-    /// <summary>The decisions on throughput: req/s in the closed loop, higher leading (the curves, crossovers and the table read these).</summary>
-    public static IReadOnlyList<CellVerdict> Judged(this RunResult run) =>
-        run.AllJudged().Where(v => v.Rate is null && v.Metric == CellVerdict.RequestsPerSecond).ToList();
+    /// <summary>The decisions on the headline figure in the closed loop (<see cref="Metrics.Headline"/>: req/s); the curves, crossovers, the table and the answer's first sentences read these.</summary>
+    public static IReadOnlyList<CellVerdict> Headline(this RunResult run) =>
+        run.AllJudged().Where(v => v.Rate is null && v.Metric == Metrics.Headline.VerdictId).ToList();
 
-    /// <summary>The decisions on cost in the closed loop: instructions per request, lower leading.</summary>
-    public static IReadOnlyList<CellVerdict> JudgedCost(this RunResult run) =>
-        run.AllJudged().Where(v => v.Rate is null && v.Metric != CellVerdict.RequestsPerSecond).ToList();
+    /// <summary>The decisions on every other figure judged in the closed loop (the counts of work, where read).</summary>
+    public static IReadOnlyList<CellVerdict> ClosedLoopOthers(this RunResult run) =>
+        run.AllJudged().Where(v => v.Rate is null && v.Metric != Metrics.Headline.VerdictId).ToList();
 
-    /// <summary>The decisions on the fixed-rate cells: server CPU and p99 at the same asked rate, lower leading.</summary>
-    public static IReadOnlyList<CellVerdict> JudgedAtRate(this RunResult run) => run.AllJudged().Where(v => v.Rate is not null).ToList();
+    /// <summary>The decisions on the fixed-rate cells: every figure judged at the same asked rate (costs and latency).</summary>
+    public static IReadOnlyList<CellVerdict> AtFixedRate(this RunResult run) => run.AllJudged().Where(v => v.Rate is not null).ToList();
+
+    /// <summary>Every decision in the order the reports give them: the headline, the closed loop's other figures, the fixed rate's.</summary>
+    public static IReadOnlyList<CellVerdict> InReportOrder(this RunResult run) => run.Headline().Concat(run.ClosedLoopOthers()).Concat(run.AtFixedRate()).ToList();
 
     /// <summary>The reason of a figure the rule could not settle (its interval says what cannot be ruled out).</summary>
     public const string NotSettled = "not settled";
@@ -68,7 +72,7 @@ public static class PairVerdicts
             {
                 var a = cells.FirstOrDefault(c => c.Key == b.Key with { Target = baseline });
                 foreach (var metric in Metrics.VerdictFigures(fixedRate))
-                    if (!metric.WhereRead || Read(metric, a) || Read(metric, b))
+                    if (!metric.Judging!.WhereRead || Read(metric, a) || Read(metric, b))
                         verdicts.Add(Decide(rule, metric, baseline, a, b));
             }
         }

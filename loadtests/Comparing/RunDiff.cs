@@ -8,7 +8,8 @@ public enum FigureOutcome { Regression, Improvement, Equivalent, WithinThreshold
 
 /// <summary>One matched cell: its label and the figures that moved.</summary>
 /// <param name="OneLaunch">a side has fewer than two launches in this cell: nothing in it can be judged</param>
-public sealed record CellDiff(string Label, IReadOnlyList<Comparison> Changes, string Verdict, bool OneLaunch = false);
+/// <param name="FixedRate">a cell at a fixed rate (its figures are costs at the same asked load), not the closed loop</param>
+public sealed record CellDiff(string Label, IReadOnlyList<Comparison> Changes, string Verdict, bool OneLaunch = false, bool FixedRate = false);
 
 /// <summary>
 /// The comparison of two sides (two runs, or two targets of one run), cell by cell, judged by the one
@@ -57,9 +58,14 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
         : m.Interval is null ? FigureOutcome.NotJudged
         : FigureOutcome.NotSettled;
 
-    /// <summary>A cell's lead figure: instructions per request where both sides have an interval of them, else req/s (the first gated figure).</summary>
+    /// <summary>
+    /// A cell's lead figure, by the one rule of <see cref="Metrics.Deciding"/>: a count of work where both sides have an interval of it,
+    /// else the figure that decides at this kind of cell (req/s flat out, server CPU at a fixed rate); the first gated figure otherwise.
+    /// </summary>
     public static Comparison Lead(CellDiff cell) =>
-        cell.Changes.FirstOrDefault(x => x.Metric == Metrics.LeadCost && x.Interval is not null) ?? cell.Changes[0];
+        Metrics.Deciding(cell.Changes.Select(c => c.Metric), cell.FixedRate, m => cell.Changes.Any(c => c.Metric == m && c.Interval is not null)) is { } deciding
+            ? cell.Changes.First(c => c.Metric == deciding)
+            : cell.Changes[0];
 
     /// <summary>Two runs: cells matched by target, endpoint, size, concurrency and driver; the rule is Welch's t, one look.</summary>
     public static RunDiff BetweenRuns(RunResult baseRun, RunResult newRun, double threshold, string baseLabel, string newLabel,
@@ -111,7 +117,7 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
             : judged.Count == 0 ? NotJudged
             : judged.All(c => c.IsEquivalent) ? Equivalent
             : NotSettled;
-        return new CellDiff(label, changes, verdict, oneLaunch);
+        return new CellDiff(label, changes, verdict, oneLaunch, b.Key.Rate is not null);
     }
 
     private static int Launches(CellResult c) => LeadRule.UnitKeys(c.Repeats).Select(k => k.Launch).Distinct().Count();

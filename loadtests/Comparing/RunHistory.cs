@@ -123,12 +123,14 @@ public static class RunHistory
         return new HistoryGroup(machine, mixed ? "runs of any machine, mixed as asked" : Describe(first), targets, runs, series);
     }
 
-    /// <summary>The figure that gates a cell: instructions per request where every run that measured the cell counted them, else req/s (p90 at a fixed rate).</summary>
-    private static MetricDescriptor Gate(Dictionary<MetricDescriptor, List<HistoryPoint>> points, bool fixedRate)
+    /// <summary>
+    /// The figure that gates a cell, by the one rule of <see cref="Metrics.Deciding"/>: a count of work where every run that measured the
+    /// cell has it, else the figure that decides at this kind of cell (req/s flat out, server CPU at a fixed rate).
+    /// </summary>
+    private static MetricDescriptor? Gate(Dictionary<MetricDescriptor, List<HistoryPoint>> points, bool fixedRate)
     {
-        var fallback = fixedRate ? Metrics.LatencyP90Ms : Metrics.RequestsPerSecond;
-        var instructions = points[Metrics.InstructionsPerRequest].Count;
-        return instructions > 0 && instructions >= points.Values.Max(p => p.Count) ? Metrics.InstructionsPerRequest : fallback;
+        var most = points.Values.Max(p => p.Count);
+        return Metrics.Deciding(points.Keys, fixedRate, m => points[m].Count > 0 && points[m].Count >= most);
     }
 
     /// <summary>
@@ -169,7 +171,7 @@ public static class RunHistory
         foreach (var (segment, index) in segments.Select((s, i) => (s, i)))
         foreach (var found in ChangePoints.Find(segment.Select(p => p.Value).ToList(), rule))
         {
-            var worse = metric.HigherIsBetter ? found.Change < 0 : found.Change > 0;
+            var worse = MetricJudge.IsWorse(metric, found.Change);
             changes.Add(new HistoryChange(segment[found.Index - 1].Run, segment[found.Index].Run, found.T, found.MedianBefore, found.MedianAfter, worse,
                 Current: index == segments.Count - 1));
         }

@@ -6,10 +6,11 @@ namespace Comparator.Reports;
 
 /// <summary>
 /// The answer a reviewer pastes into a decision record, first in every report and last on the terminal: per pair of targets two to
-/// four plain sentences. Which stack serves more requests a second, by how much and for which cells, how sure (the interval as judged);
-/// which cells are the same within the margin; which are not settled and how many launches would settle them; the cost a request
-/// takes where it was judged; and on what machine. Every sentence comes from the run's stored verdicts through one template per
-/// outcome, and every number is the verdict's own, never judged again here.
+/// four plain sentences. Which stack leads in the headline figure (serves more requests a second), by how much and for which cells,
+/// how sure (the interval as judged); which cells are the same within the margin; which are not settled and how many launches would
+/// settle them; every other judged figure where a lead settled; and on what machine. Every sentence comes from the run's stored
+/// verdicts through one template per outcome, worded by the figure's descriptor (<see cref="Judging"/>), and every number is the
+/// verdict's own, never judged again here.
 /// </summary>
 public static class Answer
 {
@@ -24,7 +25,7 @@ public static class Answer
             return new[] { new[] { $"No answer: the baseline {baseline} was not measured ({baseInfo.NotMeasuredReason ?? "no reason recorded"})." } };
         // A target that could not run has its own sentence below; its cells' "not measured" verdicts would only say it again.
         var unmeasured = run.Targets.Where(t => !t.Measured).Select(t => t.Name).ToHashSet();
-        var verdicts = run.Judged().Where(v => v.Baseline == baseline && !unmeasured.Contains(v.Other)).ToList();
+        var verdicts = run.Headline().Where(v => v.Baseline == baseline && !unmeasured.Contains(v.Other)).ToList();
         var rule = PairVerdicts.RuleOf(run.Spec);
         var paragraphs = verdicts.GroupBy(v => v.Other).Select(pair => (IReadOnlyList<string>)Pair(run, pair.Key, baseline, pair.ToList(), rule).ToList()).ToList();
         if (paragraphs.Count == 0) paragraphs.Add(new[] { $"No answer: {baseline} is the only target measured in this run." });
@@ -39,6 +40,7 @@ public static class Answer
 
     private static IEnumerable<string> Pair(RunResult run, string other, string baseline, IReadOnlyList<CellVerdict> verdicts, LeadRule rule)
     {
+        var said = Metrics.Headline.Judging!;
         var leads = verdicts.Where(v => v.Leader is not null && v.Ratio is not null && v.RatioLow is not null && v.RatioHigh is not null).ToList();
         var equivalent = verdicts.Where(v => v.Leader is null && v.Outcome == CellVerdict.Equivalent).ToList();
         var unsettled = verdicts.Where(v => v.Leader is null && v.Outcome == CellVerdict.Unsettled && v.RatioLow is not null && v.RatioHigh is not null).ToList();
@@ -47,66 +49,58 @@ public static class Answer
         if (leads.Count == 0 && equivalent.Count == 0)
         {
             yield return unsettled.Count > 0
-                ? $"Nothing is settled between {other} and {baseline}: at {Where(run, unsettled)} the ratio of requests a second {other}/{baseline} could lie " +
+                ? $"Nothing is settled between {other} and {baseline}: at {Where(run, unsettled)} the ratio of {said.Noun} {other}/{baseline} could lie " +
                   $"anywhere in {Intervals(unsettled)}, so neither leads by more than {Format.Percent(rule.MinEffect)} and neither is shown the same within {Format.Percent(rule.Equivalence)}. " +
                   Settle(run, unsettled, rule)
                 : $"Nothing is judged between {other} and {baseline}: {Unjudged(run, unjudged)}.";
-            foreach (var cost in Costs(run, other, baseline)) yield return cost;
+            foreach (var sentence in Others(run, other, baseline)) yield return sentence;
             yield break;
         }
         foreach (var byLeader in leads.GroupBy(v => v.Leader!))
         {
             var leader = byLeader.Key;
             var trailer = leader == other ? baseline : other;
-            var cells = byLeader.Select(v => $"{Where(run, new[] { v })} ({Led(v, leader == other)})").ToList();
-            yield return $"{leader} serves more requests a second than {trailer} at {Join(cells)}" +
+            var cells = byLeader.Select(v => $"{Where(run, new[] { v })} ({Led(v, leader)})").ToList();
+            yield return $"{leader} {said.Leads} {trailer} at {Join(cells)}" +
                          (byLeader.Any(v => v.WithinMargin) ? $", by less than the {Format.Percent(rule.Equivalence)} margin where marked so in the table" : "") + ".";
         }
         if (equivalent.Count > 0)
-            yield return $"At {Where(run, equivalent)}, {other} and {baseline} serve the same requests a second within ±{Format.Percent(rule.Equivalence)} " +
+            yield return $"At {Where(run, equivalent)}, {other} and {baseline} are the same in {said.Noun} within ±{Format.Percent(rule.Equivalence)} " +
                          $"({string.Join("; ", equivalent.Select(v => $"{Format.Ratio(v.Ratio ?? 1)}, 90% interval {Format.Ratio(v.EquivalenceLow ?? v.RatioLow ?? 1)}–{Format.Ratio(v.EquivalenceHigh ?? v.RatioHigh ?? 1)}"))}).";
         if (unsettled.Count > 0)
             yield return $"At {Where(run, unsettled)} nothing is settled: {other}/{baseline} could lie anywhere in {Intervals(unsettled)}. {Settle(run, unsettled, rule)}";
         if (unjudged.Count > 0)
             yield return $"Not judged: {Unjudged(run, unjudged)}.";
-        foreach (var cost in Costs(run, other, baseline)) yield return cost;
+        foreach (var sentence in Others(run, other, baseline)) yield return sentence;
     }
 
-    /// <summary>"1.25x as many, 99% interval 1.10x–1.42x": the leader's ratio over the other side, as the verdict judged it (inverted when the baseline leads).</summary>
-    private static string Led(CellVerdict v, bool otherLeads)
+    /// <summary>
+    /// "by 1.25x, 99% interval 1.10x–1.42x, 6 launches": the leader's advantage as the verdict judged it, stated from the leader's side
+    /// (above 1) whichever way the figure is better.
+    /// </summary>
+    private static string Led(CellVerdict v, string leader)
     {
-        var (ratio, low, high) = otherLeads ? (v.Ratio!.Value, v.RatioLow!.Value, v.RatioHigh!.Value) : (1 / v.Ratio!.Value, 1 / v.RatioHigh!.Value, 1 / v.RatioLow!.Value);
-        return $"{Format.Ratio(ratio)} as many, {Format.Percent(v.Confidence)} interval {Format.Ratio(low)}–{Format.Ratio(high)}, {v.Launches?.ToString(CultureInfo.InvariantCulture) ?? "?"} launches";
+        var higher = v.Figure?.HigherIsBetter ?? true;
+        var (ratio, low, high) = (leader == v.Other) == higher ? (v.Ratio!.Value, v.RatioLow!.Value, v.RatioHigh!.Value) : (1 / v.Ratio!.Value, 1 / v.RatioHigh!.Value, 1 / v.RatioLow!.Value);
+        return $"by {Format.Ratio(ratio)}, {Format.Percent(v.Confidence)} interval {Format.Ratio(low)}–{Format.Ratio(high)}" +
+               (v.Launches is int n ? $", {n.ToString(CultureInfo.InvariantCulture)} launches" : "");
     }
 
-    /// <summary>The judged costs a request takes (instructions or cycles in the closed loop; server CPU and p90 or p99 latency at a fixed rate), settled ones only: the work and the wait, beside the speed.</summary>
-    private static IEnumerable<string> Costs(RunResult run, string other, string baseline)
+    /// <summary>
+    /// Every other judged figure where a lead settled (the counts of work in the closed loop; the costs and the wait at a fixed rate), a
+    /// sentence per figure, load and leader in the order the figures are judged: what a request takes and how long a caller waits, beside the speed.
+    /// </summary>
+    private static IEnumerable<string> Others(RunResult run, string other, string baseline)
     {
-        var costs = run.JudgedCost().Concat(run.JudgedAtRate()).Where(v => v.Baseline == baseline && v.Other == other && v.Leader is not null && v.Ratio is not null
-                                                                          && v.RatioLow is not null && v.RatioHigh is not null
-                                                                          && v.Metric is CellVerdict.Instructions or CellVerdict.Cycles or CellVerdict.ServerCpu
-                                                                              or CellVerdict.P90 or CellVerdict.P99).ToList();
-        foreach (var byMetric in costs.GroupBy(v => v.Metric))
+        var order = Metrics.Judged.Select(m => m.VerdictId).ToList();
+        var settled = run.ClosedLoopOthers().Concat(run.AtFixedRate()).Where(v => v.Baseline == baseline && v.Other == other && v.Leader is not null && v.Ratio is not null
+                                                                                && v.RatioLow is not null && v.RatioHigh is not null && v.Figure is not null);
+        foreach (var group in settled.GroupBy(v => (v.Metric, FixedRate: v.Rate is not null, Leader: v.Leader!)).OrderBy(g => order.IndexOf(g.Key.Metric)).ThenBy(g => g.Key.FixedRate))
         {
-            var metric = byMetric.Key;
-            foreach (var byLeader in byMetric.GroupBy(v => v.Leader!))
-            {
-                var cheaper = byLeader.Key;
-                var dearer = cheaper == other ? baseline : other;
-                var cells = byLeader.Select(v =>
-                {
-                    // Lower leads for a cost: the dearer side's cost over the cheaper side's.
-                    var (r, l, h) = cheaper == other ? (1 / v.Ratio!.Value, 1 / v.RatioHigh!.Value, 1 / v.RatioLow!.Value) : (v.Ratio!.Value, v.RatioLow!.Value, v.RatioHigh!.Value);
-                    return $"{Where(run, new[] { v })} ({Format.Ratio(r)}, {Format.Percent(v.Confidence)} interval {Format.Ratio(l)}–{Format.Ratio(h)})";
-                }).ToList();
-                yield return metric switch
-                {
-                    CellVerdict.P90 or CellVerdict.P99 => $"Asked at the same fixed rate, {dearer} answers with a longer {(metric == CellVerdict.P90 ? "p90" : "p99")} latency than {cheaper} at {Join(cells)}.",
-                    CellVerdict.Instructions => $"Per request, {dearer} takes more of the instructions than {cheaper} at {Join(cells)}.",
-                    CellVerdict.Cycles => $"Per request, {dearer} takes more of the CPU cycles than {cheaper} at {Join(cells)}.",
-                    _ => $"Per request, {dearer} takes more of the server CPU time than {cheaper} at {Join(cells)}.",
-                };
-            }
+            var leader = group.Key.Leader;
+            var trailer = leader == other ? baseline : other;
+            var cells = group.Select(v => $"{Where(run, new[] { v })} ({Led(v, leader)})").ToList();
+            yield return $"{(group.Key.FixedRate ? "Asked at the same fixed rate, " : "")}{leader} {group.First().Figure!.Judging!.Leads} {trailer} at {Join(cells)}.";
         }
     }
 

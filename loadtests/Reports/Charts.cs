@@ -47,10 +47,11 @@ public static partial class Charts
         charts.Add(Make(run, cells, "latency-p50", "Latency p50 (ms) per cell", BarCharts.Grouped(cells, colors, s => s.LatencyP50Ms, "p50 latency (ms)"), whiskers));
         charts.Add(Make(run, cells, "latency-p99", "Latency p99 (ms) per cell", BarCharts.Grouped(cells, colors, s => s.LatencyP99Ms, "p99 latency (ms)"), whiskers));
         charts.Add(Make(run, cells, "overhead", "Response heads and chunk framing: bytes per response beyond the body", BarCharts.Overhead(cells, colors), "bar = median repeat"));
-        // The CPU's counters, where read: the work a request takes, before the time it took.
-        if (cells.Any(c => Metrics.InstructionsPerRequest.Of(c.Summary!) is not null))
-            charts.Add(Make(run, cells, "instructions", "Instructions per request (user + kernel, every server thread)",
-                BarCharts.Grouped(cells, colors, s => Metrics.InstructionsPerRequest.Of(s), "instructions per request"), whiskers));
+        // Every judged count read only on some machines (the CPU's counters), where some cell has it: the work a request takes, before
+        // the time it took. A chart a figure, named by its verdict id and titled by its descriptor's words.
+        foreach (var figure in Metrics.Judged.Where(m => m.Judging!.WhereRead && cells.Any(c => m.Of(c.Summary!) is not null)))
+            charts.Add(Make(run, cells, figure.VerdictId!, $"{char.ToUpperInvariant(figure.Judging!.Noun[0])}{figure.Judging.Noun[1..]} per cell ({figure.Description})",
+                BarCharts.Grouped(cells, colors, s => figure.Of(s), figure.Judging.Noun), whiskers));
         charts.Add(Make(run, cells, "cpu", "Server CPU µs per request", BarCharts.Grouped(cells, colors, s => s.ServerCpuUsPerRequest, "server CPU µs per request"), whiskers));
         charts.AddRange(LatencyDistributionChart.Build(run, driver, colors));
         return charts;

@@ -46,7 +46,7 @@ public static class CoreCrossovers
     public static IReadOnlyList<CoreCrossover> Find(RunResult run)
     {
         if (!run.HasSeveralCores()) return new List<CoreCrossover>();
-        var verdicts = run.Judged();
+        var verdicts = run.Headline();
         var allotments = run.Spec.Cores!;
         return verdicts.GroupBy(v => (v.Endpoint, v.SizeBytes, v.Concurrency, v.Baseline, v.Other))
             .Select(g =>
@@ -71,7 +71,7 @@ public static class CoreCrossovers
             yield return new(VerdictLineKind.Note, flips == 0
                 ? "The lead does not change hands across these allotments in any cell the rule settled."
                 : $"The lead changes hands with the cores in {flips} cell(s): which stack is faster depends on the cores the server gets.");
-            if (Verdict.Family(run, run.Judged().Concat(run.JudgedCost()).Concat(run.JudgedAtRate()).Where(v => v.Baseline == pair.Key.Baseline && v.Other == pair.Key.Other).ToList()) is string family)
+            if (Verdict.Family(run, run.InReportOrder().Where(v => v.Baseline == pair.Key.Baseline && v.Other == pair.Key.Other).ToList()) is string family)
                 yield return new(VerdictLineKind.Note, "Over every allotment: " + family);
             foreach (var c in pair.OrderByDescending(c => c.Flips))
                 yield return new(VerdictLineKind.Endpoint, $"{Where(c, run)}: {c.Sentence(spec)}" + (c.Flips ? " (the lead flips)" : ""));

@@ -67,7 +67,7 @@ public static class Crossovers
 {
     public static IReadOnlyList<Crossover> Find(RunResult run)
     {
-        var verdicts = run.Judged();
+        var verdicts = run.Headline();
         var labels = run.ComparedCells().GroupBy(c => c.Key.SizeBytes).ToDictionary(g => g.Key, g => g.First().SizeLabel);
         var result = new List<Crossover>();
         foreach (var group in verdicts.Where(v => run.Cells.HasSizes(v.Endpoint)).GroupBy(v => (v.Endpoint, v.Concurrency, v.Baseline, v.Other)))

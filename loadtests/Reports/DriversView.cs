@@ -32,8 +32,8 @@ public static class DriversView
                 row.Add(s is { Requests: > 0 } ? ((double)s.BytesReceived / s.Requests).ToString("0.0", CultureInfo.InvariantCulture) : "n/a");
                 row.Add(s is { ElapsedSeconds: > 0 } ? (100 * s.ClientCpuSeconds / s.ElapsedSeconds).ToString("0", CultureInfo.InvariantCulture) : "n/a");
                 if (!counted) continue;
-                row.Add(CostLine.Count(s is null ? null : Metrics.DriverInstructionsPerRequest.Of(s)));
-                row.Add(CostLine.Count(s is null ? null : Metrics.InstructionsPerRequest.Of(s)));
+                row.Add(Metrics.DriverInstructionsPerRequest.Show(s is null ? null : Metrics.DriverInstructionsPerRequest.Of(s)));
+                row.Add(Metrics.InstructionsPerRequest.Show(s is null ? null : Metrics.InstructionsPerRequest.Of(s)));
             }
             row.Add(group.Any(c => c.Flags.Contains(CellFlags.DriversDisagree)) ? "DISAGREE" :
                 group.Count(c => c.Summary is not null) > 1 ? "agree" : "-");

@@ -31,22 +31,13 @@ public static class ForestChart
     /// the fixed-rate costs); only verdicts with an interval. What a reviewer can quote is what the eye meets first.
     /// </summary>
     public static IReadOnlyList<CellVerdict> Rows(RunResult run) =>
-        run.Judged().Concat(run.JudgedCost()).Concat(run.JudgedAtRate()).Where(v => v.RatioLow is > 0 && v.RatioHigh is > 0 && v.Ratio is > 0)
+        run.InReportOrder().Where(v => v.RatioLow is > 0 && v.RatioHigh is > 0 && v.Ratio is > 0)
             .OrderBy(Settled).ToList();
 
     /// <summary>"req/s echo-post 4KB", "cpu echo-post 4KB @2000/s": what a row judged (pair added when the run has several).</summary>
     public static string Label(RunResult run, CellVerdict v, bool pairs)
     {
-        var figure = v.Metric switch
-        {
-            CellVerdict.RequestsPerSecond => "req/s",
-            CellVerdict.ServerCpu => "cpu",
-            CellVerdict.Instructions => "instr",
-            CellVerdict.Cycles => "cycles",
-            CellVerdict.P90 => "p90",
-            CellVerdict.P99 => "p99",
-            _ => v.Metric,
-        };
+        var figure = v.Figure?.Judging?.Short ?? v.Metric;
         var size = run.Cells.HasSizes(v.Endpoint) ? " " + (run.Cells.FirstOrDefault(c => c.Key.SizeBytes == v.SizeBytes)?.SizeLabel ?? "") : "";
         var rate = v.Rate is double r ? string.Create(CultureInfo.InvariantCulture, $" @{r:0}/s") : "";
         return $"{figure} {v.Endpoint}{size}{rate}" + (pairs ? $" ({v.Other})" : "");

@@ -68,7 +68,7 @@ public static class HistoryChart
                 group.Runs.Select(r => ((double)r.Number, r.Number.ToString(CultureInfo.InvariantCulture))).Where((_, i) => group.Runs.Count <= 30 || i % 5 == 0)
                     .Select(t => new Tick(t.Item1, t.Item2, true)).ToArray());
             plot.Axes.Bottom.Label.Text = "run (in time order; the table below names each)";
-            plot.Axes.Left.Label.Text = $"{metric.Label}{(metric.HigherIsBetter ? " (higher is better)" : " (lower is better)")}";
+            plot.Axes.Left.Label.Text = metric.Label + metric.Better switch { Better.Higher => " (higher is better)", Better.Lower => " (lower is better)", _ => "" };
             plot.Legend.FontSize = 11;
             plot.ShowLegend(Edge.Bottom);
             var name = Name($"history-{cell.Key.CellLabel}-{metric.Id}");

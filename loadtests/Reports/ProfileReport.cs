@@ -134,7 +134,7 @@ public static class ProfileReport
                $"the most of it {verb} {largest.Layer} ({Signed(sign * largest.Delta, unit)} {unit})";
     }
 
-    private static string Cost(double value, string unit) => unit == "instructions"
+    private static string Cost(double value, string unit) => unit == ProfiledCell.InstructionsUnit
         ? (value >= 1e6 ? (value / 1e6).ToString("0.00", CultureInfo.InvariantCulture) + "M" : (value / 1e3).ToString("0.0", CultureInfo.InvariantCulture) + "k")
         : value.ToString("0.0", CultureInfo.InvariantCulture);
 

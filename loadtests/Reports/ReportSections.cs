@@ -65,7 +65,7 @@ public static class ReportSections
     /// </summary>
     private static TextTable EveryCell(RunResult run)
     {
-        var counted = Metrics.CountedFigures.Select(m => m.Column).OfType<string>().ToHashSet();
+        var counted = Metrics.OptionalFigures.Select(m => m.Column).OfType<string>().ToHashSet();
         var columns = CellColumns.All.Where(c => c.Name is not ("runtime" or "keep_alive") && !CellBounds.Shows(c.Name))
             .Where(c => !counted.Contains(c.Name) || run.Cells.Any(cell => cell.Summary is not null && c.Value(cell) is not null)).ToList();
         return new TextTable(columns.Select(c => c.Name).ToList(),

@@ -13,10 +13,10 @@ public sealed record VerdictLine(VerdictLineKind Kind, string Text, TextTable? T
 
 /// <summary>
 /// The answer for an architecture review, on top of every report and last on the terminal: the
-/// baseline against each other target, per endpoint, across sizes: who leads in requests/s and by
-/// how much (or that the repeats overlap), where the lead changes hands as the payload grows
-/// (<see cref="Crossovers"/>), what it costs (server CPU per request, p99, wire bytes per
-/// response), and what the numbers cannot say (flagged cells, targets not measured, runtime or
+/// baseline against each other target, per endpoint, across sizes: who leads in the headline figure
+/// (requests/s) and by how much (or that the intervals overlap), where the lead changes hands as the
+/// payload grows (<see cref="Crossovers"/>), every other judged figure with its verdict (each named and
+/// said by its descriptor), what is only reported beside them, and what the numbers cannot say (flagged cells, targets not measured, runtime or
 /// server differences and whether <see cref="Attribution"/>'s steps can split them off).
 /// Every sentence is built from the figures it shows; who leads is read from the run's verdicts
 /// (<see cref="PairVerdicts"/>, decided by the lead rule), never judged here, so the table, the
@@ -53,8 +53,9 @@ public static partial class Verdict
         var others = targetNames.Where(t => t != baseline && cells.Any(c => c.Key.Target == t && c.Summary is not null)).ToList();
         var baseInfo = run.Targets.FirstOrDefault(t => t.Name == baseline);
         var crossovers = Crossovers.Find(run);
-        var verdicts = run.Judged();
-        var costs = run.JudgedCost();
+        var verdicts = run.Headline();
+        var costs = run.ClosedLoopOthers();
+        var headline = Metrics.Headline;
         var rule = PairVerdicts.RuleOf(run.Spec);
         var endpoints = run.Spec.Endpoints.Concat(cells.Select(c => c.Key.Endpoint)).Distinct().ToList();
         var concurrencies = cells.Select(c => c.Key.Concurrency).Distinct().OrderBy(c => c).ToList();
@@ -76,7 +77,7 @@ public static partial class Verdict
                     launches = cells.Where(c => c.Key.Target is var t && (t == other || t == baseline) && c.Summary is not null)
                         .Select(c => LeadRule.UnitKeys(c.Repeats).Select(k => k.Launch).Distinct().Count()).DefaultIfEmpty(0).ToList();
                 lines.Add(new(VerdictLineKind.Note,
-                    $"Ratios are {other}/{baseline} in req/s over {launches.Min()}" + (launches.Max() != launches.Min() ? $" to {launches.Max()}" : "") +
+                    $"Ratios are {other}/{baseline} in {headline.Judging!.Short} over {launches.Min()}" + (launches.Max() != launches.Min() ? $" to {launches.Max()}" : "") +
                     $" launch(es) (driver {driver}); {rule.Statement}. Other figures are {other} vs {baseline}, median window."));
                 lines.Add(new(VerdictLineKind.Note, Cores(run.Spec)));
                 // The noise floor: half the width of each interval on the log scale, as a percentage; a smaller gap cannot be resolved here.
@@ -85,7 +86,7 @@ public static partial class Verdict
                 if (halfWidths.Count > 0)
                     lines.Add(new(VerdictLineKind.Note, $"Noise floor of this run: the intervals reach ±{Format.Percent(Math.Round(halfWidths[0], 3))} " +
                         $"to ±{Format.Percent(Math.Round(halfWidths[^1], 3))} around their ratio; a smaller gap than a cell's own is not resolved there."));
-                if (Family(run, pairVerdicts.Concat(costs.Where(v => v.Baseline == baseline && v.Other == other)).Concat(run.JudgedAtRate().Where(v => v.Baseline == baseline && v.Other == other)).ToList()) is string family)
+                if (Family(run, run.InReportOrder().Where(v => v.Baseline == baseline && v.Other == other).ToList()) is string family)
                     lines.Add(new(VerdictLineKind.Note, family));
                 lines.Add(new(VerdictLineKind.Table, "", Table(pairVerdicts, cells)));
                 foreach (var endpoint in endpoints)
@@ -97,8 +98,7 @@ public static partial class Verdict
                     var sizes = group.Select(c => (c.Key.SizeBytes, c.SizeLabel)).Distinct().OrderBy(s => s.SizeBytes).ToList();
                     CellVerdict? VerdictAt(long? size) => pairVerdicts.FirstOrDefault(v => v.Endpoint == endpoint && v.Concurrency == conc && v.SizeBytes == size);
                     string SizeText(CellResult? a, CellResult? b) => Compare(baseline, a, other, b, VerdictAt((b ?? a)?.Key.SizeBytes),
-                        costs.FirstOrDefault(v => v.Metric == CellVerdict.Instructions && v.Baseline == baseline && v.Other == other && v.Endpoint == endpoint &&
-                                                  v.Concurrency == conc && v.SizeBytes == (b ?? a)?.Key.SizeBytes));
+                        costs.Where(v => v.Baseline == baseline && v.Other == other && v.Endpoint == endpoint && v.Concurrency == conc && v.SizeBytes == (b ?? a)?.Key.SizeBytes).ToList());
                     CellResult? Cell(string t, long size) => group.FirstOrDefault(c => c.Key.Target == t && c.Key.SizeBytes == size);
                     if (sizes.Count == 1)
                     {
@@ -127,18 +127,20 @@ public static partial class Verdict
     }
 
     /// <summary>
-    /// The fixed-rate cells of a pair: at the same asked rate, what each costs (server CPU per request
-    /// and cores) and how long a caller waits (percentiles from the intended send time), the cost and
-    /// the p99 judged by the same interval rule, the lower side leading.
+    /// The fixed-rate cells of a pair: at the same asked rate, every figure judged there (its descriptor says
+    /// which: the costs a request takes and the p90 from each request's intended send time) with its verdict,
+    /// then what is only reported (the cores busy, the other percentiles).
     /// </summary>
     private static IEnumerable<VerdictLine> AtRate(RunResult run, string? driver, string baseline, string other, string on)
     {
         var rated = run.ComparedCells(fixedRate: true).Where(c => (c.Key.Target == baseline || c.Key.Target == other)).ToList();
-        var verdicts = run.JudgedAtRate().Where(v => v.Baseline == baseline && v.Other == other).ToList();
+        var verdicts = run.AtFixedRate().Where(v => v.Baseline == baseline && v.Other == other).ToList();
         var groups = rated.GroupBy(c => c.Key with { Target = CellKey.AnyTarget }).Where(g => g.Any(c => c.Key.Target == other)).ToList();
         if (groups.Count == 0) yield break;
+        var judged = Metrics.VerdictFigures(fixedRate: true).ToList();
         yield return new(VerdictLineKind.Note, $"At a fixed rate (open model: requests sent at a constant rate whatever the server does, latency from each request's intended send time), " +
-                                               $"{other} vs {baseline}; instructions (where counted), server CPU, cycles and p90 are judged by the same interval rule, the lower leading (p99 and p99.9 are reported, not judged: a window holds too few requests above them).");
+                                               $"{other} vs {baseline}; {Join(judged.Select(m => m.Label + (m.Judging!.WhereRead ? " (where read)" : "")).ToList())} are judged by the same interval rule, " +
+                                               "the better side leading; the other latency percentiles and the cores busy are reported, not judged (a window holds too few requests above p99).");
         foreach (var g in groups)
         {
             var a = g.FirstOrDefault(c => c.Key.Target == baseline)?.Summary;
@@ -146,25 +148,20 @@ public static partial class Verdict
             var key = g.Key;
             var at = $"{key.Endpoint}{(rated.HasSizes(key.Endpoint) ? " " + g.First().SizeLabel : "")} @{N(key.Rate!.Value, "0")}/s{on}";
             if (a is null || b is null) { yield return new(VerdictLineKind.Endpoint, $"{at}: not measured on both"); continue; }
-            string Judged(string metric)
-            {
-                var v = verdicts.FirstOrDefault(x => x.Metric == metric && x.Key with { Target = CellKey.AnyTarget } == key);
-                if (v is null) return "not judged";
-                var interval = v.RatioLow is double l && v.RatioHigh is double h ? $"{X(v.Ratio!.Value)}, {Format.Percent(v.Confidence)} interval {X(l)}–{X(h)}" : v.Ratio is double r ? X(r) : "n/a";
-                return v.Leader is string leader ? $"{leader} lower{(v.WithinMargin ? ", by less than the margin" : "")} ({interval})" : $"{v.Said()} ({interval})";
-            }
+            var parts = judged.Select(m => CostLine.Judged(m, verdicts.FirstOrDefault(x => x.Metric == m.VerdictId && x.Key with { Target = CellKey.AnyTarget } == key), a, b))
+                .OfType<string>().ToList();
             double? Cores(Measurement m) => m.ServerCpuSeconds is double s && m.ElapsedSeconds > 0 ? s / m.ElapsedSeconds : null;
+            var reported = new[] { Metrics.LatencyP50Ms, Metrics.LatencyP90Ms, Metrics.LatencyP99Ms, Metrics.LatencyP999Ms }.Where(m => !judged.Contains(m)
+                && (m.Of(a) is not null || m.Of(b) is not null)).Select(m => $"{m.Label} {m.Show(m.Of(b))} vs {m.Show(m.Of(a))}");
             yield return new(VerdictLineKind.Endpoint,
-                $"{at}: achieved {N(b.RequestsPerSecond, "0")} vs {N(a.RequestsPerSecond, "0")} req/s; " +
-                (Metrics.InstructionsPerRequest.Of(a) is not null || Metrics.InstructionsPerRequest.Of(b) is not null
-                    ? $"instructions {CostLine.Count(Metrics.InstructionsPerRequest.Of(b))} vs {CostLine.Count(Metrics.InstructionsPerRequest.Of(a))}/req: {Judged(CellVerdict.Instructions)}; " : "") +
-                $"server CPU {N(b.ServerCpuUsPerRequest, "0.0")} vs {N(a.ServerCpuUsPerRequest, "0.0")} µs/req, " +
-                $"{N(Cores(b), "0.00")} vs {N(Cores(a), "0.00")} cores: {Judged(CellVerdict.ServerCpu)}; " +
-                $"latency p50 {Ms(b.LatencyP50Ms)} vs {Ms(a.LatencyP50Ms)}, p90 {Ms(b.LatencyP90Ms)} vs {Ms(a.LatencyP90Ms)}, p99 {Ms(b.LatencyP99Ms)} vs {Ms(a.LatencyP99Ms)}" +
-                (b.LatencyP999Ms is double b9 && a.LatencyP999Ms is double a9 ? $", p99.9 {Ms(b9)} vs {Ms(a9)}" : "") + $" ms: p90 {Judged(CellVerdict.P90)}" +
+                $"{at}: achieved {N(b.RequestsPerSecond, "0")} vs {N(a.RequestsPerSecond, "0")} req/s; " + string.Join("; ", parts) +
+                $"; reported: {N(Cores(b), "0.00")} vs {N(Cores(a), "0.00")} cores, {string.Join(", ", reported)}" +
                 Flagged(g.ToList()));
         }
     }
+
+    private static string Join(IReadOnlyList<string> items) =>
+        items.Count <= 1 ? string.Concat(items) : string.Join(", ", items.Take(items.Count - 1)) + " and " + items[^1];
 
     private static string Flagged(IReadOnlyList<CellResult> cells)
     {
@@ -172,28 +169,33 @@ public static partial class Verdict
         return flags.Count == 0 ? "" : " [" + string.Join("; ", flags) + "]";
     }
 
-    /// <summary>One size of a pair: the lead with its interval, or the noise with its interval, or why no verdict; then the costs and the flags.</summary>
-    public static string Compare(string baseline, CellResult? a, string other, CellResult? b, CellVerdict? verdict, CellVerdict? instructions = null)
+    /// <summary>
+    /// One size of a pair: the headline's lead with its interval, or the noise with its interval, or why no verdict; then every other
+    /// figure judged in the closed loop (<paramref name="others"/>), the costs reported beside them, and the flags.
+    /// </summary>
+    public static string Compare(string baseline, CellResult? a, string other, CellResult? b, CellVerdict? verdict, IReadOnlyList<CellVerdict>? others = null)
     {
         if (a?.Summary is null || b?.Summary is null || a.FailedTotal > 0 || b.FailedTotal > 0 || verdict is null)
             return (verdict?.Reason ?? "not compared") + ": no verdict";
 
-        var ra = a.Summary.RequestsPerSecond;
-        var rb = b.Summary.RequestsPerSecond;
-        var figures = $"{N(rb, "0")} vs {N(ra, "0")} req/s";
-        var text = new StringBuilder(Lead(verdict, figures));
-        if (CostLine.Instructions(instructions, a.Summary, b.Summary) is string counted) text.Append("; ").Append(counted);
-        var ca = a.Summary.ServerCpuUsPerRequest;
-        var cb = b.Summary.ServerCpuUsPerRequest;
-        text.Append(ca is double x && cb is double y ? $"; server CPU {N(y, "0.0")} vs {N(x, "0.0")} µs/req ({(x > 0 ? X(y / x) : "n/a")})" : "; server CPU n/a");
-        var pa = a.Summary.LatencyP99Ms;
-        var pb = b.Summary.LatencyP99Ms;
-        text.Append($"; p99 {Ms(pb)} vs {Ms(pa)} ms ({(pa > 0 ? X(pb / pa) : "n/a")})");
+        var headline = verdict.Figure ?? Metrics.Headline;
+        var figures = $"{headline.Show(headline.Of(b.Summary))} vs {headline.Show(headline.Of(a.Summary))} {headline.Label}";
+        var text = new StringBuilder(Lead(verdict, headline, figures));
+        var judged = Metrics.VerdictFigures(fixedRate: false).Where(m => m != headline).ToList();
+        foreach (var figure in judged)
+            if (CostLine.Judged(figure, others?.FirstOrDefault(v => v.Metric == figure.VerdictId), a.Summary, b.Summary) is string line) text.Append("; ").Append(line);
+        // Reported beside the judged figures: the server's CPU time and p99 (judged at a fixed rate, not flat out) and the wire bytes.
+        foreach (var shown in new[] { Metrics.ServerCpuUsPerRequest, Metrics.LatencyP99Ms }.Where(m => !judged.Contains(m)))
+        {
+            var (x, y) = (shown.Of(a.Summary), shown.Of(b.Summary));
+            text.Append(x is null && y is null ? $"; {shown.Label} n/a" : $"; {shown.Label} {shown.Show(y)} vs {shown.Show(x)} ({(x > 0 && y is double yy ? X(yy / x.Value) : "n/a")})");
+        }
         text.Append($"; {WireBytes(b)} vs {WireBytes(a)} per response");
         var flags = Limits.Select(f => (f, onA: a.Flags.Contains(f), onB: b.Flags.Contains(f)))
             .Where(f => f.onA || f.onB).Select(f => $"{f.f}: {(f.onA && f.onB ? "both" : f.onA ? baseline : other)}").ToList();
         if (flags.Count > 0) text.Append(" [").Append(string.Join("; ", flags)).Append(']');
-        if (CostLine.Disagreement(verdict, instructions, baseline, a.Summary, other, b.Summary) is string opposite) text.Append(". ").Append(opposite);
+        foreach (var counted in others ?? Array.Empty<CellVerdict>())
+            if (CostLine.Disagreement(verdict, counted, baseline, a.Summary, other, b.Summary) is string opposite) text.Append(". ").Append(opposite);
         return text.ToString();
     }
 
@@ -202,21 +204,22 @@ public static partial class Verdict
     /// leader's side, so its ratio is above 1; "equivalent within ±5%" and "not settled: between 0.85x
     /// and 1.19x" keep other/baseline.
     /// </summary>
-    private static string Lead(CellVerdict v, string figures)
+    private static string Lead(CellVerdict v, MetricDescriptor figure, string figures)
     {
         var confidence = Format.Percent(v.Confidence);
         var launches = v.Launches is int n ? $", {n} launches" : "";
+        var unit = figure.Judging!.Short;
         if (v.Leader is string leader && v.Ratio is double r && v.RatioLow is double lo && v.RatioHigh is double hi)
         {
-            var (ratio, low, high) = leader == v.Other ? (r, lo, hi) : (1 / r, 1 / hi, 1 / lo);
+            var (ratio, low, high) = (leader == v.Other) == figure.HigherIsBetter ? (r, lo, hi) : (1 / r, 1 / hi, 1 / lo);
             var small = v.WithinMargin ? $", by less than the equivalence margin" : "";
-            return $"{leader} is {X(ratio)} faster{small} ({confidence} interval {X(low)}–{X(high)}{launches}; {figures})";
+            return $"{leader} is {X(ratio)} {figure.Judging.Comparative}{small} ({confidence} interval {X(low)}–{X(high)}{launches}; {figures})";
         }
         if (v.Outcome == CellVerdict.Equivalent && v.EquivalenceLow is double el && v.EquivalenceHigh is double eh)
-            return $"equivalent, {X(v.Ratio!.Value)} req/s (90% interval {X(el)}–{X(eh)} within the margin{launches}; {figures})";
+            return $"equivalent, {X(v.Ratio!.Value)} {unit} (90% interval {X(el)}–{X(eh)} within the margin{launches}; {figures})";
         if (v.RatioLow is double l && v.RatioHigh is double h)
-            return $"not settled: between {X(l)} and {X(h)} req/s cannot be ruled out ({X(v.Ratio!.Value)}, {confidence} interval{launches}; {figures})";
-        return $"{v.Reason}: {(v.Ratio is double m ? X(m) : "n/a")} req/s ({figures})";
+            return $"not settled: between {X(l)} and {X(h)} {unit} cannot be ruled out ({X(v.Ratio!.Value)}, {confidence} interval{launches}; {figures})";
+        return $"{v.Reason}: {(v.Ratio is double m ? X(m) : "n/a")} {unit} ({figures})";
     }
 
     /// <summary>The compact table on top of a pair's verdict: one row per endpoint and size.</summary>

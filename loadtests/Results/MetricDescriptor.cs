@@ -15,22 +15,38 @@ public enum MetricStorage { Stored, Derived, Grouped, Searched }
 public enum JudgedAt { Never = 0, ClosedLoop = 1, FixedRate = 2, Everywhere = ClosedLoop | FixedRate }
 
 /// <summary>
+/// How a judged figure is named and said wherever a verdict on it is read, so that no renderer names a figure: its id in
+/// a verdict's <c>metric</c> field, the cells it is judged at, its short label (the forest plot's rows), the words the
+/// answer uses, and what a history gates on.
+/// </summary>
+/// <param name="VerdictId">its name in a verdict's <c>metric</c> field</param>
+/// <param name="At">the cells where a verdict between two targets judges it; <see cref="JudgedAt.Never"/> for a figure judged only in files an older comparator saved (they are read as written)</param>
+/// <param name="Short">its label where space is short: the forest plot's rows ("req/s", "cpu")</param>
+/// <param name="Noun">what it measures, in the answer's words ("requests a second", "instructions per request")</param>
+/// <param name="Leads">what the leading side does, as the verb phrase before the other side's name ("serves more requests a second than")</param>
+/// <param name="Comparative">the leader's word in a verdict's line: "wcf-classic is 1.20x faster"</param>
+/// <param name="WhereRead">judged only where some side has it: a machine whose source gives none of it (no PMU) gets no verdict of it, not one "no figure" per cell</param>
+/// <param name="Counted">a count of work rather than a time: steadier from launch to launch, so a cell's look, a diff's lead figure and a history's gate take it first where both sides read it</param>
+/// <param name="DecidesAt">the cells where it decides a cell (its look, a diff's lead figure, a history's gate) when no counted figure was read there</param>
+public sealed record Judging(string VerdictId, JudgedAt At, string Short, string Noun, string Leads, string Comparative, bool WhereRead = false, bool Counted = false,
+    JudgedAt DecidesAt = JudgedAt.Never);
+
+/// <summary>
 /// One figure, described once (crank's measurement metadata, BenchmarkDotNet's metric descriptor): its
-/// name in results.json (<see cref="Id"/>), in results.csv (<see cref="Column"/>) and in the verdicts
-/// (<see cref="VerdictId"/>), its label in text, unit, which way is better, where it comes from, and
-/// whether the rule judges it. Every consumer loops over <see cref="Metrics.All"/>: adding a figure is
-/// adding a descriptor and the source that fills it, never a parameter to a record or a line to a renderer.
+/// name in results.json (<see cref="Id"/>), in results.csv (<see cref="Column"/>) and, where judged, how
+/// verdicts name and say it (<see cref="Judging"/>), its label in text, unit, which way is better, where it
+/// comes from. Every consumer loops over <see cref="Metrics.All"/>: adding a figure, judged or not, is adding
+/// a descriptor and the source that fills it, never a parameter to a record or a line to a renderer.
 /// </summary>
 /// <param name="Id">the window's JSON property (camelCase), also the key in <see cref="Measurement.Figures"/></param>
 /// <param name="Label">how text names it ("req/s", "server cpu µs/req")</param>
 /// <param name="Unit">its unit ("1/s", "µs", "ms", "B"); empty for a count</param>
 /// <param name="Source">where its value comes from, in words (shown beside the table of figures in docs/method.md)</param>
 /// <param name="Column">its results.csv column of the median window; null where the CSV does not carry it</param>
-/// <param name="VerdictId">its name in a verdict's <c>metric</c> field; null where no verdict judges it</param>
-/// <param name="Verdicts">the cells where a verdict between two targets judges it</param>
-/// <param name="Gated">whether `diff` and `run --compare-to` judge it between two runs or two targets</param>
+/// <param name="Judging">how verdicts between targets judge and say it; null where no verdict judges it</param>
+/// <param name="Gated">whether `diff`, `run --compare-to` and a history judge it between two runs or two targets</param>
 /// <param name="Written">whether a derived figure is written into results.json beside the stored ones (readers of older files expect it)</param>
-/// <param name="WhereRead">judged only where some side has it: a machine whose source gives none of it (no PMU) gets no verdict of it, not one "no figure" per cell</param>
+/// <param name="Optional">its source exists only on some machines (the CPU's counters, a hypervisor's steal): the reports show its column only where some cell has it</param>
 public sealed record MetricDescriptor(
     string Id,
     string Label,
@@ -40,11 +56,10 @@ public sealed record MetricDescriptor(
     string Source,
     string Description,
     string? Column = null,
-    string? VerdictId = null,
-    JudgedAt Verdicts = JudgedAt.Never,
+    Judging? Judging = null,
     bool Gated = false,
     bool Written = true,
-    bool WhereRead = false)
+    bool Optional = false)
 {
     /// <summary>How a derived or grouped figure is read from a window; stored figures are read from <see cref="Measurement.Figures"/>.</summary>
     internal Func<Measurement, double?>? Compute { get; init; }
@@ -55,4 +70,20 @@ public sealed record MetricDescriptor(
 
     /// <summary>Whether a change of this figure the better way is "higher" (req/s) rather than "lower" (costs).</summary>
     public bool HigherIsBetter => Better == Better.Higher;
+
+    /// <summary>Its name in a verdict's <c>metric</c> field; null where no verdict judges it.</summary>
+    public string? VerdictId => Judging?.VerdictId;
+
+    /// <summary>The cells where a verdict between two targets judges it.</summary>
+    public JudgedAt Verdicts => Judging?.At ?? JudgedAt.Never;
+
+    /// <summary>A value as text in its unit's way: counts in thousands ("412k"), µs to a tenth, ms as latency, rates whole.</summary>
+    public string Show(double? value) => value switch
+    {
+        null => "n/a",
+        double v when Unit == "" && v >= 10_000 => (v / 1000).ToString("0.#", CultureInfo.InvariantCulture) + "k",
+        double v when Unit is "" or "1/s" or "B" => v.ToString("0", CultureInfo.InvariantCulture),
+        double v when Unit == "ms" => v.ToString(v >= 100 ? "0" : v >= 10 ? "0.0" : "0.00", CultureInfo.InvariantCulture),
+        double v => v.ToString("0.0", CultureInfo.InvariantCulture),
+    };
 }

@@ -16,15 +16,32 @@ public static class Metrics
     private const string Pmu = "the CPU's counters of the server process, every thread, inherited by threads it starts (perf_event_open), Linux with a PMU";
     private const string Steal = "the hypervisor's steal time over the window (/proc/stat)";
 
-    private static MetricDescriptor Stored(string id, string label, string unit, Better better, string source, string description, string? column = null) =>
-        new(id, label, unit, better, MetricStorage.Stored, source, description, column);
+    // The catalogue in declaration order: static initializers run in textual order, so each factory below adds its
+    // descriptor as it is made, and no list of the figures is kept by hand. Declared before every descriptor.
+    private static readonly List<MetricDescriptor> Catalogue = new();
+
+    /// <summary>Figures a test adds for the length of a scope (<see cref="Adding"/>), on its own async flow only.</summary>
+    private static readonly System.Threading.AsyncLocal<IReadOnlyList<MetricDescriptor>?> Added = new();
+
+    private static MetricDescriptor Add(MetricDescriptor descriptor)
+    {
+        Catalogue.Add(descriptor);
+        return descriptor;
+    }
+
+    // A source that only some machines have: its figures are shown only where some cell has them.
+    private static bool OptionalSource(string source) => source is Pmu or Steal;
+
+    private static MetricDescriptor Stored(string id, string label, string unit, Better better, string source, string description, string? column = null,
+        Judging? judging = null, bool gated = false) =>
+        Add(new(id, label, unit, better, MetricStorage.Stored, source, description, column, judging, gated, Optional: OptionalSource(source)));
 
     private static MetricDescriptor Derived(string id, string label, string unit, Better better, string source, string description, Func<Measurement, double?> compute,
-        string? column = null, bool written = true) =>
-        new(id, label, unit, better, MetricStorage.Derived, source, description, column, Written: written) { Compute = compute };
+        string? column = null, bool written = true, Judging? judging = null, bool gated = false) =>
+        Add(new(id, label, unit, better, MetricStorage.Derived, source, description, column, judging, gated, written, OptionalSource(source)) { Compute = compute });
 
     private static MetricDescriptor Grouped(string id, string label, string unit, Better better, string source, string description, Func<Measurement, double?> compute, string column) =>
-        new(id, label, unit, better, MetricStorage.Grouped, source, description, column) { Compute = compute };
+        Add(new(id, label, unit, better, MetricStorage.Grouped, source, description, column, Optional: OptionalSource(source)) { Compute = compute });
 
     // The driver's window.
     public static readonly MetricDescriptor Requests = Stored("requests", "requests", "", Better.Neither, Driver,
@@ -35,13 +52,16 @@ public static class Metrics
     public static readonly MetricDescriptor Timeouts = Stored("timeouts", "timeouts", "", Better.Lower, Driver, "requests that timed out (median repeat)", "timeouts");
     public static readonly MetricDescriptor ElapsedSeconds = Stored("elapsedSeconds", "window s", "s", Better.Neither, Driver, "the window's length");
     public static readonly MetricDescriptor RequestsPerSecond = Stored("requestsPerSecond", "req/s", "1/s", Better.Higher, Driver,
-        "ab: Requests per second, successful only (median repeat)", "rps") with { VerdictId = "rps", Verdicts = JudgedAt.ClosedLoop, Gated = true };
+        "ab: Requests per second, successful only (median repeat)", "rps",
+        new Judging("rps", JudgedAt.ClosedLoop, "req/s", "requests a second", "serves more requests a second than", "faster", DecidesAt: JudgedAt.ClosedLoop), gated: true);
     public static readonly MetricDescriptor LatencyMeanMs = Stored("latencyMeanMs", "mean ms", "ms", Better.Lower, Driver, "mean latency of successful requests", "latency_mean_ms");
     public static readonly MetricDescriptor LatencyP50Ms = Stored("latencyP50Ms", "p50 ms", "ms", Better.Lower, Driver, "latency percentile 50", "latency_p50_ms");
-    public static readonly MetricDescriptor LatencyP90Ms = Stored("latencyP90Ms", "p90 ms", "ms", Better.Lower, Driver, "latency percentile 90", "latency_p90_ms")
-        with { VerdictId = "p90_ms", Verdicts = JudgedAt.FixedRate, Gated = true };
-    public static readonly MetricDescriptor LatencyP99Ms = Stored("latencyP99Ms", "p99 ms", "ms", Better.Lower, Driver, "latency percentile 99", "latency_p99_ms")
-        with { VerdictId = "p99_ms" };
+    public static readonly MetricDescriptor LatencyP90Ms = Stored("latencyP90Ms", "p90 ms", "ms", Better.Lower, Driver, "latency percentile 90", "latency_p90_ms",
+        new Judging("p90_ms", JudgedAt.FixedRate, "p90", "p90 latency at the same fixed rate", "answers with a shorter p90 latency than", "quicker at p90"),
+        gated: true);
+    // Judged at a fixed rate in files saved before p90 was (a window holds too few requests above p99): read as written, judged anew never.
+    public static readonly MetricDescriptor LatencyP99Ms = Stored("latencyP99Ms", "p99 ms", "ms", Better.Lower, Driver, "latency percentile 99", "latency_p99_ms",
+        new Judging("p99_ms", JudgedAt.Never, "p99", "p99 latency at the same fixed rate", "answers with a shorter p99 latency than", "quicker at p99"));
     public static readonly MetricDescriptor LatencyMaxMs = Stored("latencyMaxMs", "max ms", "ms", Better.Lower, Driver, "highest latency of any repeat", "latency_max_ms");
     public static readonly MetricDescriptor BytesReceived = Stored("bytesReceived", "bytes received", "B", Better.Lower, Driver,
         "ab: Total transferred: bytes read from the sockets, heads and chunk framing included", "bytes_received");
@@ -95,13 +115,25 @@ public static class Metrics
         m => m.Threads is { } t && m.Succeeded > 0 ? (double)(t.VoluntarySwitches + t.InvoluntarySwitches) / m.Succeeded : null, "switches_per_request");
     public static readonly MetricDescriptor ServerCpuUsPerRequest = Derived("serverCpuUsPerRequest", "server cpu µs/req", "µs", Better.Lower, Server,
             "server process CPU (user+system) over the window / successful requests",
-            m => m.ServerCpuSeconds is double s && m.Succeeded > 0 ? s * 1e6 / m.Succeeded : null, "server_cpu_us_per_request")
-        with { VerdictId = "server_cpu_us", Verdicts = JudgedAt.FixedRate, Gated = true };
+            m => m.ServerCpuSeconds is double s && m.Succeeded > 0 ? s * 1e6 / m.Succeeded : null, "server_cpu_us_per_request",
+            judging: new Judging("server_cpu_us", JudgedAt.FixedRate, "cpu", "server CPU time per request", "takes less server CPU time per request than", "cheaper in CPU time",
+                DecidesAt: JudgedAt.FixedRate), gated: true);
+    public static readonly MetricDescriptor TimePerRequestAcrossMs = Derived("timePerRequestAcrossMs", "ms/req across", "ms", Better.Lower, Driver,
+        "ab: Time per request (mean, across all concurrent requests): elapsed / requests",
+        m => m.Succeeded > 0 ? m.ElapsedSeconds * 1000 / m.Succeeded : 0);
+    public static readonly MetricDescriptor TransferKBpsReceived = Derived("transferKBpsReceived", "KiB/s received", "KiB/s", Better.Neither, Driver, "ab: Transfer rate, received",
+        m => m.ElapsedSeconds > 0 ? m.BytesReceived / 1024.0 / m.ElapsedSeconds : 0, "transfer_kbps_received");
+    public static readonly MetricDescriptor TransferKBpsSent = Derived("transferKBpsSent", "KiB/s sent", "KiB/s", Better.Neither, Driver, "ab: Transfer rate, sent",
+        m => m.ElapsedSeconds > 0 && m.BytesSent is long sent ? sent / 1024.0 / m.ElapsedSeconds : null, "transfer_kbps_sent");
+    public static readonly MetricDescriptor BytesPerRequest = Derived("bytesPerRequest", "bytes/req", "B", Better.Lower, Driver, "wire bytes received per request",
+            m => m.Requests > 0 ? (double)m.BytesReceived / m.Requests : null, "bytes_received_per_request", written: false, gated: true);
+
     public static readonly MetricDescriptor InstructionsPerRequest = Derived("instructionsPerRequest", "instructions/req", "", Better.Lower, Pmu,
             "instructions the server retired per successful request, user and kernel mode: the work a request takes, whatever else the machine did",
             m => m.Figures.TryGetValue(InstructionsUser.Id, out var u) && m.Figures.TryGetValue(InstructionsKernel.Id, out var k) && m.Succeeded > 0 ? (u + k) / m.Succeeded : null,
-            "instructions_per_request")
-        with { VerdictId = "instructions", Verdicts = JudgedAt.Everywhere, Gated = true, WhereRead = true };
+            "instructions_per_request",
+            judging: new Judging("instructions", JudgedAt.Everywhere, "instr", "instructions per request", "executes fewer instructions per request than", "leaner in instructions",
+                WhereRead: true, Counted: true), gated: true);
     public static readonly MetricDescriptor UserInstructionsPerRequest = Derived("userInstructionsPerRequest", "user instr/req", "", Better.Lower, Pmu,
         "user-mode instructions per successful request: the runtime's, the framework's and the service's own code",
         m => PerRequest(m, InstructionsUser), "user_instructions_per_request");
@@ -110,8 +142,8 @@ public static class Metrics
         m => PerRequest(m, InstructionsKernel), "kernel_instructions_per_request");
     public static readonly MetricDescriptor CyclesPerRequest = Derived("cyclesPerRequest", "cycles/req", "", Better.Lower, Pmu,
             "CPU cycles of the server per successful request: the time its work took on a core, in the core's own clock",
-            m => PerRequest(m, Cycles), "cycles_per_request")
-        with { VerdictId = "cycles", Verdicts = JudgedAt.FixedRate, WhereRead = true };
+            m => PerRequest(m, Cycles), "cycles_per_request",
+            judging: new Judging("cycles", JudgedAt.FixedRate, "cycles", "CPU cycles per request", "takes fewer CPU cycles per request than", "cheaper in cycles", WhereRead: true));
     public static readonly MetricDescriptor InstructionsPerCycle = Derived("instructionsPerCycle", "IPC", "", Better.Neither, Pmu,
         "instructions per cycle, user and kernel: the same work at a lower IPC waited more on memory, branches or another thread on the core",
         m => m.Figures.TryGetValue(Cycles.Id, out var c) && c > 0 && m.Figures.TryGetValue(InstructionsUser.Id, out var u) && m.Figures.TryGetValue(InstructionsKernel.Id, out var k) ? (u + k) / c : null,
@@ -126,17 +158,6 @@ public static class Metrics
     public static readonly MetricDescriptor StolenCores = Derived("stolenCores", "stolen cores", "cores", Better.Neither, Steal,
         "cores' worth of CPU the hypervisor took from this machine over the window (steal time per second)",
         m => m.Figures.TryGetValue(StealSeconds.Id, out var s) && m.ElapsedSeconds > 0 ? s / m.ElapsedSeconds : null, "stolen_cores");
-    public static readonly MetricDescriptor TimePerRequestAcrossMs = Derived("timePerRequestAcrossMs", "ms/req across", "ms", Better.Lower, Driver,
-        "ab: Time per request (mean, across all concurrent requests): elapsed / requests",
-        m => m.Succeeded > 0 ? m.ElapsedSeconds * 1000 / m.Succeeded : 0);
-    public static readonly MetricDescriptor TransferKBpsReceived = Derived("transferKBpsReceived", "KiB/s received", "KiB/s", Better.Neither, Driver, "ab: Transfer rate, received",
-        m => m.ElapsedSeconds > 0 ? m.BytesReceived / 1024.0 / m.ElapsedSeconds : 0, "transfer_kbps_received");
-    public static readonly MetricDescriptor TransferKBpsSent = Derived("transferKBpsSent", "KiB/s sent", "KiB/s", Better.Neither, Driver, "ab: Transfer rate, sent",
-        m => m.ElapsedSeconds > 0 && m.BytesSent is long sent ? sent / 1024.0 / m.ElapsedSeconds : null, "transfer_kbps_sent");
-    public static readonly MetricDescriptor BytesPerRequest = Derived("bytesPerRequest", "bytes/req", "B", Better.Lower, Driver, "wire bytes received per request",
-            m => m.Requests > 0 ? (double)m.BytesReceived / m.Requests : null, "bytes_received_per_request", written: false)
-        with { Gated = true };
-
     private static double? PerRequest(Measurement m, MetricDescriptor count) =>
         m.Figures.TryGetValue(count.Id, out var v) && m.Succeeded > 0 ? v / m.Succeeded : null;
 
@@ -159,46 +180,66 @@ public static class Metrics
         ".NET targets: bytes allocated per second", m => m.Counters is { } k ? k.AllocatedBytesPerSecond / (1024 * 1024) : null, "alloc_mb_per_s");
 
     // Found across windows, not in one.
-    public static readonly MetricDescriptor Capacity = new("capacity", "capacity req/s", "1/s", Better.Higher, MetricStorage.Searched,
-        "the capacity search (`comparator capacity`)", "the highest arrival rate at which every latency objective held without overload", Written: false);
+    public static readonly MetricDescriptor Capacity = Add(new("capacity", "capacity req/s", "1/s", Better.Higher, MetricStorage.Searched,
+        "the capacity search (`comparator capacity`)", "the highest arrival rate at which every latency objective held without overload", Written: false));
 
-    /// <summary>Every figure, stored ones first in results.json's order.</summary>
-    public static IReadOnlyList<MetricDescriptor> All { get; } = new[]
-    {
-        Requests, Failed, Non2xx, Errors, Timeouts, ElapsedSeconds, RequestsPerSecond, LatencyMeanMs, LatencyP50Ms, LatencyP90Ms, LatencyP99Ms, LatencyMaxMs,
-        BytesReceived, BytesSent, BodyBytesReceived, ConnectionsOpened, ServerCpuSeconds, ServerPeakRssMb, ClientCpuSeconds, MachineCpuSeconds,
-        LatencyP999Ms, LateRequests, DroppedRequests, TlsHandshakes,
-        InstructionsUser, InstructionsKernel, Cycles, BranchMisses, CacheMisses, DriverInstructions, StealSeconds,
-        OtherCores, Succeeded, SwitchesPerRequest, ServerCpuUsPerRequest, TimePerRequestAcrossMs, TransferKBpsReceived, TransferKBpsSent, BytesPerRequest,
-        InstructionsPerRequest, UserInstructionsPerRequest, KernelInstructionsPerRequest, CyclesPerRequest, InstructionsPerCycle, BranchMissesPerRequest, CacheMissesPerRequest, DriverInstructionsPerRequest, StolenCores,
-        VoluntarySwitches, InvoluntarySwitches, ServerThreads, ThreadPoolThreads, ThreadPoolQueue, TimeInGcPercent, JitMsPerSecond, AllocatedMbPerSecond,
-        Capacity,
-    };
-
-    /// <summary>The figures of the CPU's counters and the hypervisor's steal: absent on machines without them, so the reports show their columns only where some cell has them.</summary>
-    public static IReadOnlyList<MetricDescriptor> CountedFigures { get; } = new[]
-    {
-        InstructionsUser, InstructionsKernel, Cycles, BranchMisses, CacheMisses, DriverInstructions, StealSeconds,
-        InstructionsPerRequest, UserInstructionsPerRequest, KernelInstructionsPerRequest, CyclesPerRequest, InstructionsPerCycle, BranchMissesPerRequest,
-        CacheMissesPerRequest, DriverInstructionsPerRequest, StolenCores,
-    };
-
-    /// <summary>The figures a window stores as values of its own.</summary>
-    public static IReadOnlyList<MetricDescriptor> StoredFigures { get; } = All.Where(m => m.Storage == MetricStorage.Stored).ToList();
+    /// <summary>Every figure, in declaration order (results.json's and results.csv's), and any a test added for its scope.</summary>
+    public static IReadOnlyList<MetricDescriptor> All => Added.Value is { } added ? Catalogue.Concat(added).ToList() : Catalogue;
 
     /// <summary>
-    /// The figures verdicts between targets judge, in the order the verdicts give them: throughput, then costs, the
-    /// instructions a request takes first (the steadiest cost where the CPU's counters are read), then latency.
+    /// Adds figures to the catalogue for the caller's async flow until the scope is disposed: how a test sees a made-up figure,
+    /// judged or not, go through every output as a real one would, without touching other tests running beside it.
     /// </summary>
-    public static IReadOnlyList<MetricDescriptor> Judged { get; } = new[] { RequestsPerSecond, InstructionsPerRequest, ServerCpuUsPerRequest, CyclesPerRequest, LatencyP90Ms };
+    public static IDisposable Adding(params MetricDescriptor[] descriptors)
+    {
+        var before = Added.Value;
+        Added.Value = (before ?? Array.Empty<MetricDescriptor>()).Concat(descriptors).ToList();
+        return new Scope(() => Added.Value = before);
+    }
 
-    /// <summary>The figure a cell's look and a verdict's cost line lead with where both sides have it: instructions per request.</summary>
-    public static MetricDescriptor LeadCost => InstructionsPerRequest;
+    private sealed class Scope(Action end) : IDisposable
+    {
+        public void Dispose() => end();
+    }
+
+    /// <summary>The figures whose source only some machines have (the CPU's counters, a hypervisor's steal): the reports show their columns only where some cell has them.</summary>
+    public static IReadOnlyList<MetricDescriptor> OptionalFigures => All.Where(m => m.Optional).ToList();
+
+    /// <summary>The figures a window stores as values of its own.</summary>
+    public static IReadOnlyList<MetricDescriptor> StoredFigures => All.Where(m => m.Storage == MetricStorage.Stored).ToList();
+
+    /// <summary>
+    /// The figures verdicts between targets judge, in the order the verdicts give them: throughput, then the counts of work (the
+    /// steadiest costs), then the rest as declared. Figures judged only in older files (p99) are included: their verdicts are read and said like any other.
+    /// </summary>
+    public static IReadOnlyList<MetricDescriptor> Judged =>
+        All.Where(m => m.Judging is not null).OrderBy(m => m.HigherIsBetter ? 0 : m.Judging!.Counted ? 1 : 2).ToList();
+
+    /// <summary>The descriptor of a verdict's figure, by its <see cref="Judging.VerdictId"/>; null for a name no figure has.</summary>
+    public static MetricDescriptor? ByVerdictId(string verdictId) => All.FirstOrDefault(m => m.VerdictId == verdictId);
 
     /// <summary>The figures a verdict between two targets judges at a closed-loop or a fixed-rate cell.</summary>
     public static IEnumerable<MetricDescriptor> VerdictFigures(bool fixedRate) =>
         Judged.Where(m => m.Verdicts.HasFlag(fixedRate ? Results.JudgedAt.FixedRate : Results.JudgedAt.ClosedLoop));
 
-    /// <summary>The figures `diff` judges, req/s first (its verdict on a cell leads with it).</summary>
-    public static IReadOnlyList<MetricDescriptor> Gated { get; } = All.Where(m => m.Gated).ToList();
+    /// <summary>
+    /// The figure the answer and the verdict's table lead with at the closed loop, and that the crossovers read: the first judged there
+    /// that is no count (requests a second). Counts are read where a machine has them; the headline is read everywhere.
+    /// </summary>
+    public static MetricDescriptor Headline => VerdictFigures(fixedRate: false).First(m => m.Judging!.WhereRead == false);
+
+    /// <summary>
+    /// The figure that decides a cell among <paramref name="candidates"/> (a look's settled test, a diff's lead figure, a history's gate):
+    /// a counted one where <paramref name="read"/> says the cell has it (the steadiest), else the first that decides at this load; null
+    /// where none does. One rule for the run's looks, diff and history.
+    /// </summary>
+    public static MetricDescriptor? Deciding(IEnumerable<MetricDescriptor> candidates, bool fixedRate, Func<MetricDescriptor, bool> read)
+    {
+        var here = candidates.Where(m => m.Judging is not null).ToList();
+        return here.FirstOrDefault(m => m.Judging!.Counted && read(m))
+               ?? here.FirstOrDefault(m => m.Judging!.DecidesAt.HasFlag(fixedRate ? JudgedAt.FixedRate : JudgedAt.ClosedLoop));
+    }
+
+    /// <summary>The figures `diff`, `--compare-to` and a history judge between two sides, req/s first.</summary>
+    public static IReadOnlyList<MetricDescriptor> Gated => All.Where(m => m.Gated).ToList();
 }

@@ -66,8 +66,12 @@ public sealed record ProfiledCell(CellKey Key, string? NotProfiled)
     /// </summary>
     [JsonIgnore]
     public (double PerRequest, string Unit, bool Measured)? Cost =>
-        MeasuredInstructionsPerRequest is double mi ? (mi, "instructions", true) : MeasuredCpuUsPerRequest is double mc ? (mc, "µs CPU", true)
-        : InstructionsPerRequest is double i ? (i, "instructions", false) : CpuUsPerRequest is double c ? (c, "µs CPU", false) : null;
+        MeasuredInstructionsPerRequest is double mi ? (mi, InstructionsUnit, true) : MeasuredCpuUsPerRequest is double mc ? (mc, CpuUnit, true)
+        : InstructionsPerRequest is double i ? (i, InstructionsUnit, false) : CpuUsPerRequest is double c ? (c, CpuUnit, false) : null;
+
+    /// <summary>The units of <see cref="Cost"/>: instructions counted, or microseconds of CPU time.</summary>
+    public const string InstructionsUnit = "instructions";
+    public const string CpuUnit = "µs CPU";
 
     public double ShareOf(string layer) => Layers.FirstOrDefault(l => l.Layer == layer)?.Share ?? 0;
 

@@ -81,17 +81,8 @@ public sealed record CellVerdict(
     [System.Text.Json.Serialization.JsonIgnore]
     public bool Settled => Outcome is Higher or Lower or Equivalent || (Outcome is null && Leader is not null);
 
-    public const string RequestsPerSecond = "rps";
-    /// <summary>Instructions the server retired per request, user and kernel (the CPU's counters): lower leads, at every cell.</summary>
-    public const string Instructions = "instructions";
-    /// <summary>CPU cycles of the server per request at a fixed rate: lower leads.</summary>
-    public const string Cycles = "cycles";
-    /// <summary>Server CPU µs per request at a fixed rate: lower leads.</summary>
-    public const string ServerCpu = "server_cpu_us";
-    /// <summary>Latency percentile 99 at a fixed rate: judged in files saved before p90 was (too few requests lie above it in a window).</summary>
-    public const string P99 = "p99_ms";
-    /// <summary>Latency percentile 90 at a fixed rate, from each request's intended send time: lower leads.</summary>
-    public const string P90 = "p90_ms";
+    /// <summary>The descriptor of the figure judged; null for a name this comparator has no figure of.</summary>
+    [System.Text.Json.Serialization.JsonIgnore] public MetricDescriptor? Figure => Metrics.ByVerdictId(Metric);
 }
 
 /// <summary>What was asked for, and where it ran.</summary>

@@ -145,14 +145,14 @@ public sealed class RunOrchestrator
         int cells = 0, settled = 0;
         foreach (var planned in record.Start.Cells)
         {
-            // The figure the cell's verdict leads with: instructions per request where the CPU's counters were read on
-            // both sides (the steadiest), else the first a verdict gives at this kind of cell (req/s; server CPU at a
-            // fixed rate). Verdicts are the first driver's, and a further driver's cell follows them (measured in the same launches).
+            // The figure that decides the cell (Metrics.Deciding: a count of work where both sides' verdict on it has an interval,
+            // else the figure that decides at this kind of cell: req/s flat out, server CPU at a fixed rate). Verdicts are the first
+            // driver's, and a further driver's cell follows them (measured in the same launches).
             var cell = planned.For(CellKey.AnyTarget, record.RateOf(planned));
             var here = verdicts.Where(v => v.Key with { Target = CellKey.AnyTarget, Driver = cell.Driver } == cell).ToList();
-            var counted = here.Where(v => v.Metric == Metrics.LeadCost.VerdictId).ToList();
-            var judged = counted.Count > 0 && counted.All(v => v.RatioLow is not null || v.Reason == LeadRule.OneUnit) ? counted
-                : here.Where(v => v.Metric == Metrics.VerdictFigures(fixedRate: planned.Rate is not null).First(m => m != Metrics.LeadCost).VerdictId).ToList();
+            bool Read(MetricDescriptor m) => here.Any(v => v.Metric == m.VerdictId) && here.Where(v => v.Metric == m.VerdictId).All(v => v.RatioLow is not null || v.Reason == LeadRule.OneUnit);
+            var deciding = Metrics.Deciding(Metrics.VerdictFigures(fixedRate: planned.Rate is not null), planned.Rate is not null, Read);
+            var judged = here.Where(v => v.Metric == deciding?.VerdictId).ToList();
             if (judged.Count == 0) continue;
             cells++;
             if (judged.All(v => v.Settled)) settled++;

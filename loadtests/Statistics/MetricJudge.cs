@@ -34,7 +34,7 @@ public sealed record Comparison(MetricDescriptor Metric, double? Base, double? N
     public bool BeyondThreshold => Change is double c && Math.Abs(c) > Rule.MinEffect;
 
     /// <summary>The median moved past the threshold the bad way: the point-estimate gate of a diff that cannot judge.</summary>
-    public bool PointRegression => Change is double c && (Metric.HigherIsBetter ? c < -Rule.MinEffect : c > Rule.MinEffect);
+    public bool PointRegression => Change is double c && Math.Abs(c) > Rule.MinEffect && MetricJudge.IsWorse(Metric, c);
 }
 
 /// <summary>
@@ -45,6 +45,18 @@ public sealed record Comparison(MetricDescriptor Metric, double? Base, double? N
 /// </summary>
 public static class MetricJudge
 {
+    /// <summary>
+    /// Whether a change of a figure, new against base, is for the worse: lower where higher is better, higher where lower is; never for a
+    /// figure with no better way (a count that only describes the window). Every caller that says "worse" (a diff's point gate, a history's
+    /// change points) asks here.
+    /// </summary>
+    public static bool IsWorse(MetricDescriptor metric, double change) => metric.Better switch
+    {
+        Better.Higher => change < 0,
+        Better.Lower => change > 0,
+        _ => false,
+    };
+
     /// <summary>The figure's windows on both sides, paired by launch and round (two targets of one run) or independent (two runs).</summary>
     public static Comparison Compare(LeadRule rule, MetricDescriptor metric, IReadOnlyList<Measurement> @base, IReadOnlyList<Measurement> @new, bool paired,
         Measurement? baseMedian = null, Measurement? newMedian = null)

@@ -170,7 +170,7 @@ public sealed class HistoryTests
         Assert.NotEmpty(rated);
         Assert.All(rated, s => Assert.Equal(8, s.Points.Count));
         Assert.All(rated, s => Assert.EndsWith("@50%", s.CellLabel));
-        Assert.Contains(rated, s => s.Gates && s.Metric == Metrics.LatencyP90Ms.Id);
+        Assert.Contains(rated, s => s.Gates && s.Metric == Metrics.ServerCpuUsPerRequest.Id);
     }
 
     [Fact]

@@ -270,7 +270,7 @@ public class CrankImportTests
         Assert.True(imported.Spec.Crank!.SharedCores);
         Assert.Equal(new[] { "wcf-classic", "webapi-selfhost" }, imported.Spec.Crank.Jobs.Where(j => j.Target is not null).Select(j => j.Target).OrderBy(t => t));
         Assert.All(imported.Spec.Crank.Jobs, j => Assert.Equal(2, j.Cores));
-        Assert.Equal(2, imported.Judged().Count); // time and echo-post 500B, decided again
+        Assert.Equal(2, imported.Headline().Count); // time and echo-post 500B, decided again
         Assert.Contains("measured through crank", new MarkdownReport().Render(new RunReport(imported)));
     }
 

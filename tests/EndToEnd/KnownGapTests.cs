@@ -137,7 +137,7 @@ public sealed class KnownGapTests
         var kestrel = Median("kestrel");
         var spinning = Median("spinning");
         Assert.True(spinning > kestrel, $"spinning {spinning:0} instructions/request against kestrel's {kestrel:0}");
-        var verdict = run.JudgedCost().Single(v => v.Other == "spinning" && v.Metric == CellVerdict.Instructions);
+        var verdict = run.ClosedLoopOthers().Single(v => v.Other == "spinning" && v.Metric == Metrics.InstructionsPerRequest.VerdictId!);
         _output.WriteLine($"spinning instructions: {verdict.Said()} {verdict.Ratio:0.00}x ({verdict.RatioLow:0.00}x–{verdict.RatioHigh:0.00}x)");
         AssertLeadUnsettledOrNotJudged(verdict, CellVerdict.Higher);
     }
@@ -146,8 +146,8 @@ public sealed class KnownGapTests
     public async Task The_rule_never_calls_the_known_gap_the_wrong_way_round_or_equivalent()
     {
         var run = await RunAsync();
-        var rps = run.Judged().Single(v => v.Other == "spinning");
-        var cpu = run.JudgedAtRate().Single(v => v.Other == "spinning" && v.Metric == CellVerdict.ServerCpu);
+        var rps = run.Headline().Single(v => v.Other == "spinning");
+        var cpu = run.AtFixedRate().Single(v => v.Other == "spinning" && v.Metric == Metrics.ServerCpuUsPerRequest.VerdictId!);
         foreach (var v in new[] { rps, cpu }) _output.WriteLine($"spinning {v.Metric}: {v.Said()} {v.Ratio:0.00}x ({v.RatioLow:0.00}x–{v.RatioHigh:0.00}x)");
 
         // Each figure is kestrel's lead, not settled within the budget (how far launches spread is the machine's
@@ -186,7 +186,7 @@ public sealed class KnownGapTests
 
         // Every figure the verdicts judge, at the closed loop and at the fixed rate; each with its interval or the reason it has none.
         // The CPU's counters' figures are judged where this machine read them (a machine without a PMU has none to judge).
-        bool ReadHere(MetricDescriptor m) => !m.WhereRead || run.Cells.Any(c => c.Repeats.Any(w => m.Of(w) is not null));
+        bool ReadHere(MetricDescriptor m) => !m.Judging!.WhereRead || run.Cells.Any(c => c.Repeats.Any(w => m.Of(w) is not null));
         Assert.Equal(Metrics.VerdictFigures(fixedRate: false).Concat(Metrics.VerdictFigures(fixedRate: true)).Where(ReadHere).Select(m => m.VerdictId).OrderBy(m => m),
             judged.Select(v => v.Metric).OrderBy(m => m));
         Assert.All(judged, v => Assert.True(v.RatioLow is not null || v.Reason is not null, $"{v.Metric}: neither an interval nor a reason"));

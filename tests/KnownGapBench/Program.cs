@@ -43,12 +43,12 @@ public static class Program
             options = options with { Targets = new[] { new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null), new TargetPlan("spin", spinning, null) }, BaselineTarget = "kestrel" };
             var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
             var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, counters: CpuCounting.Resolve(options.Counters).Set), new QuietProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(CancellationToken.None);
-            var rps = run.Judged().Single();
-            var cpu = run.JudgedAtRate().Single(v => v.Metric == CellVerdict.ServerCpu);
+            var rps = run.Headline().Single();
+            var cpu = run.AtFixedRate().Single(v => v.Metric == Metrics.ServerCpuUsPerRequest.VerdictId!);
             double? Cpu(string target) => run.Cells.FirstOrDefault(c => c.Key.Target == target && c.Key.Rate is not null)?.Summary?.ServerCpuUsPerRequest;
-            string Instructions(string target) => CostLine.Count(run.Cells.FirstOrDefault(c => c.Key.Target == target && c.Key.Rate is null)?.Summary is Measurement m
+            string Instructions(string target) => Metrics.InstructionsPerRequest.Show(run.Cells.FirstOrDefault(c => c.Key.Target == target && c.Key.Rate is null)?.Summary is Measurement m
                 ? Metrics.InstructionsPerRequest.Of(m) : null);
-            var instructions = run.JudgedCost().FirstOrDefault(v => v.Metric == CellVerdict.Instructions);
+            var instructions = run.ClosedLoopOthers().FirstOrDefault(v => v.Metric == Metrics.InstructionsPerRequest.VerdictId!);
             string Said(CellVerdict v) => $"{v.Said()} {(v.RatioLow is double l && v.RatioHigh is double h ? $"{Format.Ratio(v.Ratio!.Value)} ({Format.Ratio(l)}–{Format.Ratio(h)})" : "")}";
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"{spin} | {Cpu("kestrel"):0.0} | {Cpu("spin"):0.0} | {Instructions("kestrel")} | {Instructions("spin")} | {Said(rps)} | {(instructions is null ? "not counted" : Said(instructions))} | {Said(cpu)} | {run.Spec.Sequential?.LaunchesRun ?? run.Spec.Launches} | {run.Spec.Sequential?.LoadSeconds:0}"));

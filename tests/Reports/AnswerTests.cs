@@ -33,7 +33,7 @@ public sealed class AnswerTests
     }
 
     private static CellVerdict Rps(CellKey key, double ratio, double low, double high, string? leader, string outcome, double? eqLow = null, double? eqHigh = null) =>
-        new(key, Base, CellVerdict.RequestsPerSecond, ratio, low, high, 0.99, leader, leader is null ? outcome : null, outcome, eqLow, eqHigh, Launches: 6);
+        new(key, Base, Metrics.RequestsPerSecond.VerdictId!, ratio, low, high, 0.99, leader, leader is null ? outcome : null, outcome, eqLow, eqHigh, Launches: 6);
 
     private const string Machine = "Measured on cpu, 2 logical cores shared by the servers and the load generator, Linux; each target started afresh 6 time(s).";
 
@@ -43,13 +43,13 @@ public sealed class AnswerTests
         var run = Run(
             Rps(Echo, 1.25, 1.10, 1.42, Other, CellVerdict.Higher),
             Rps(Time, 0.80, 0.70, 0.90, Base, CellVerdict.Lower),
-            new CellVerdict(Time, Base, CellVerdict.Instructions, 1.30, 1.20, 1.40, 0.99, Base, null, CellVerdict.Higher, Launches: 6));
+            new CellVerdict(Time, Base, Metrics.InstructionsPerRequest.VerdictId!, 1.30, 1.20, 1.40, 0.99, Base, null, CellVerdict.Higher, Launches: 6));
 
         Assert.Equal(new[]
         {
-            "wcf-classic serves more requests a second than webapi-selfhost at echo-post 500B (1.25x as many, 99% interval 1.10x–1.42x, 6 launches).",
-            "webapi-selfhost serves more requests a second than wcf-classic at time (1.25x as many, 99% interval 1.11x–1.43x, 6 launches).",
-            "Per request, wcf-classic takes more of the instructions than webapi-selfhost at time (1.30x, 99% interval 1.20x–1.40x).",
+            "wcf-classic serves more requests a second than webapi-selfhost at echo-post 500B (by 1.25x, 99% interval 1.10x–1.42x, 6 launches).",
+            "webapi-selfhost serves more requests a second than wcf-classic at time (by 1.25x, 99% interval 1.11x–1.43x, 6 launches).",
+            "webapi-selfhost executes fewer instructions per request than wcf-classic at time (by 1.30x, 99% interval 1.20x–1.40x, 6 launches).",
             Machine,
         }, Answer.Sentences(run));
         // The terminal prints a line per paragraph: the pair's three sentences, then the machine.
@@ -61,11 +61,11 @@ public sealed class AnswerTests
     {
         var atRate = Echo with { Rate = 1721 };
         var run = Run(Rps(Echo, 1.01, 0.90, 1.12, null, CellVerdict.Unsettled),
-            new CellVerdict(atRate, Base, CellVerdict.P90, 2.10, 1.50, 2.90, 0.99, Base, null, CellVerdict.Higher, Launches: 6));
+            new CellVerdict(atRate, Base, Metrics.LatencyP90Ms.VerdictId!, 2.10, 1.50, 2.90, 0.99, Base, null, CellVerdict.Higher, Launches: 6));
         run = run with { Cells = run.Cells.Concat(run.Cells.Where(c => c.Key.Endpoint == Echo.Endpoint).Select(c => c with { Key = c.Key with { Rate = 1721 } })).ToList() };
 
-        Assert.Equal("Asked at the same fixed rate, wcf-classic answers with a longer p90 latency than webapi-selfhost at echo-post 500B @1721/s " +
-                        "(2.10x, 99% interval 1.50x–2.90x).", Answer.Sentences(run)[1]);
+        Assert.Equal("Asked at the same fixed rate, webapi-selfhost answers with a shorter p90 latency than wcf-classic at echo-post 500B @1721/s " +
+                        "(by 2.10x, 99% interval 1.50x–2.90x, 6 launches).", Answer.Sentences(run)[1]);
     }
 
     [Fact]
@@ -73,7 +73,7 @@ public sealed class AnswerTests
     {
         var run = Run(Rps(Echo, 1.01, 0.95, 1.07, null, CellVerdict.Equivalent, 0.98, 1.04), Rps(Time, 1.25, 1.10, 1.42, Other, CellVerdict.Higher));
 
-        Assert.Equal("At echo-post 500B, wcf-classic and webapi-selfhost serve the same requests a second within ±5% (1.01x, 90% interval 0.98x–1.04x).",
+        Assert.Equal("At echo-post 500B, wcf-classic and webapi-selfhost are the same in requests a second within ±5% (1.01x, 90% interval 0.98x–1.04x).",
             Answer.Sentences(run)[1]);
     }
 
@@ -159,10 +159,10 @@ public sealed class AnswerTests
     public void A_saved_run_with_a_settled_lead_states_the_leaders_multiple_from_its_stored_verdict()
     {
         var run = Saved("settled");
-        var v = run.Judged().Single(); // spinning/kestrel, kestrel leading
+        var v = run.Headline().Single(); // spinning/kestrel, kestrel leading
 
         Assert.Equal("kestrel", v.Leader);
-        Assert.Equal($"kestrel serves more requests a second than spinning at time ({Statistics.Format.Ratio(1 / v.Ratio!.Value)} as many, 99% interval " +
+        Assert.Equal($"kestrel serves more requests a second than spinning at time (by {Statistics.Format.Ratio(1 / v.Ratio!.Value)}, 99% interval " +
                      $"{Statistics.Format.Ratio(1 / v.RatioHigh!.Value)}–{Statistics.Format.Ratio(1 / v.RatioLow!.Value)}, {v.Launches} launches).", Answer.Sentences(run)[0]);
         Assert.Equal("3.38x", Statistics.Format.Ratio(1 / v.Ratio.Value));
     }
@@ -171,7 +171,7 @@ public sealed class AnswerTests
     public void A_saved_run_with_nothing_settled_says_so_first_with_the_range_of_its_intervals()
     {
         var run = Saved("not-settled");
-        var verdicts = run.Judged();
+        var verdicts = run.Headline();
 
         var first = Answer.Sentences(run)[0];
         Assert.StartsWith("Nothing is settled between wcf-classic and webapi-selfhost: at time and echo-post 4KB the ratio of requests a second wcf-classic/webapi-selfhost " +
@@ -185,12 +185,12 @@ public sealed class AnswerTests
         // calibrate --targets kestrel --endpoints time,echo-post --sizes 4KB --concurrency 16 --launches 6 --equivalence 15: the two
         // instances of one build are the same within ±15% at echo-post 4KB; time stays open.
         var run = Saved("equivalent");
-        var same = run.Judged().Single(v => v.Outcome == CellVerdict.Equivalent);
-        var open = run.Judged().Single(v => v.Outcome == CellVerdict.Unsettled);
+        var same = run.Headline().Single(v => v.Outcome == CellVerdict.Equivalent);
+        var open = run.Headline().Single(v => v.Outcome == CellVerdict.Unsettled);
         var R = Statistics.Format.Ratio;
 
         var answer = Answer.Sentences(run);
-        Assert.Equal($"At echo-post 4KB, kestrel.B and kestrel.A serve the same requests a second within ±15% " +
+        Assert.Equal($"At echo-post 4KB, kestrel.B and kestrel.A are the same in requests a second within ±15% " +
                      $"({R(same.Ratio!.Value)}, 90% interval {R(same.EquivalenceLow!.Value)}–{R(same.EquivalenceHigh!.Value)}).", answer[0]);
         Assert.StartsWith($"At time nothing is settled: kestrel.B/kestrel.A could lie anywhere in {R(open.RatioLow!.Value)}–{R(open.RatioHigh!.Value)} (99% interval).", answer[1]);
         Assert.Equal("1.04x, 90% interval 0.96x–1.12x", $"{R(same.Ratio.Value)}, 90% interval {R(same.EquivalenceLow.Value)}–{R(same.EquivalenceHigh.Value)}");
@@ -202,7 +202,7 @@ public sealed class AnswerTests
     {
         // run --scenario scenarios/varying.json --target kestrel-tls=https://127.0.0.1:5443 --target minimal-tls=https://127.0.0.1:5444 --insecure --launches 4
         var run = Saved("https-scenario");
-        var v = run.Judged().Single();
+        var v = run.Headline().Single();
         var R = Statistics.Format.Ratio;
 
         var answer = Answer.Paragraphs(run);

@@ -57,14 +57,14 @@ public sealed class InstructionVerdictTests
     {
         var run = Counted(1000, 1000);
 
-        var verdict = run.JudgedCost().Single(v => v.Metric == CellVerdict.Instructions);
+        var verdict = run.ClosedLoopOthers().Single(v => v.Metric == Metrics.InstructionsPerRequest.VerdictId!);
         Assert.Equal("wcf-classic", verdict.Leader);
         Assert.Equal(CellVerdict.Lower, verdict.Outcome);
         var line = Verdict.Build(run).Single(l => l.Kind == VerdictLineKind.Endpoint).Text;
         // The median windows' 300k against 400k; the ratio is the launches' (a 0.5% wobble on each side), stated from the leaner side.
-        Assert.Matches(@"; instructions 300k vs 400k/req: wcf-classic fewer, 1\.3[2-5]x \(99% interval 1\.3\dx–1\.3\dx\); server CPU", line);
-        // Instructions come before the server CPU time in the cost part.
-        Assert.True(line.IndexOf("instructions", System.StringComparison.Ordinal) < line.IndexOf("server CPU", System.StringComparison.Ordinal), line);
+        Assert.Matches(@"; instructions/req 300k vs 400k: wcf-classic lower, 1\.3[2-5]x \(99% interval 1\.3\dx–1\.3\dx\); server cpu µs/req", line);
+        // Instructions (judged here) come before the server CPU time (reported) in the cost part.
+        Assert.True(line.IndexOf("instructions", System.StringComparison.Ordinal) < line.IndexOf("server cpu", System.StringComparison.Ordinal), line);
     }
 
     [Fact]
@@ -73,10 +73,10 @@ public sealed class InstructionVerdictTests
         // webapi-selfhost answers 30% more a second on twice the cores, though each of its requests takes more instructions.
         var run = Counted(wcfRps: 1000, webapiRps: 1300, wcfCores: 0.6, webapiCores: 1.2);
 
-        Assert.Equal("webapi-selfhost", run.Judged().Single().Leader);
-        Assert.Equal("wcf-classic", run.JudgedCost().Single(v => v.Metric == CellVerdict.Instructions).Leader);
+        Assert.Equal("webapi-selfhost", run.Headline().Single().Leader);
+        Assert.Equal("wcf-classic", run.ClosedLoopOthers().Single(v => v.Metric == Metrics.InstructionsPerRequest.VerdictId!).Leader);
         var line = Verdict.Build(run).Single(l => l.Kind == VerdictLineKind.Endpoint).Text;
-        Assert.Contains("req/s and instructions point opposite ways: webapi-selfhost answers more requests a second though each takes more instructions; " +
+        Assert.Contains("req/s and instr point opposite ways: webapi-selfhost serves more requests a second than wcf-classic though it is the dearer in instructions per request; " +
                         "likely because it kept more cores busy (1.20 vs 0.60)", line);
     }
 
@@ -88,9 +88,9 @@ public sealed class InstructionVerdictTests
         var oneSide = Run(Cell("wcf-classic", Enumerable.Range(0, 3).Select(l => W(l, 1000, 1, 300_000)).ToArray()),
             Cell("webapi-selfhost", Enumerable.Range(0, 3).Select(l => W(l, 1000, 1, null)).ToArray()));
 
-        Assert.DoesNotContain(none.AllJudged(), v => v.Metric == CellVerdict.Instructions);
+        Assert.DoesNotContain(none.AllJudged(), v => v.Metric == Metrics.InstructionsPerRequest.VerdictId!);
         Assert.DoesNotContain("instructions", string.Join("\n", Verdict.Build(none).Select(l => l.Text)));
-        var reason = oneSide.JudgedCost().Single(v => v.Metric == CellVerdict.Instructions).Reason;
+        var reason = oneSide.ClosedLoopOthers().Single(v => v.Metric == Metrics.InstructionsPerRequest.VerdictId!).Reason;
         Assert.Equal("no figure: instructions/req not read on webapi-selfhost", reason);
     }
 

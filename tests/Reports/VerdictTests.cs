@@ -67,7 +67,7 @@ public sealed class VerdictTests
 
         Assert.Equal("wcf-classic against webapi-selfhost (baseline), sharing 2 cores", lines[0].Text);
         Assert.Equal("echo-post 500B: wcf-classic is 1.20x faster (99% interval 1.19x–1.21x, 3 launches; 1210 vs 1010 req/s); " +
-                     "server CPU 150.0 vs 200.0 µs/req (0.75x); p99 12.0 vs 16.0 ms (0.75x); 700 B vs 680 B per response",
+                     "server cpu µs/req 150.0 vs 200.0 (0.75x); p99 ms 12.0 vs 16.0 (0.75x); 700 B vs 680 B per response",
             lines.Single(l => l.Kind == VerdictLineKind.Endpoint).Text);
         // The compact table comes before the sentences: endpoint × size, ratio, interval, verdict.
         var table = lines.Single(l => l.Kind == VerdictLineKind.Table).Table!;
@@ -177,7 +177,7 @@ public sealed class VerdictTests
         var texts = Texts(Pair((64, new[] { 200.0 }, new[] { 100.0 }), (1024, new[] { 100.0 }, new[] { 300.0 })));
 
         Assert.Contains("echo-post: not settled at every size (64B to 1KB); wcf-classic/webapi-selfhost req/s 0.50x at 64B to 3.00x at 1KB", texts);
-        Assert.Contains(texts, t => t.StartsWith($"64B: {Statistics.LeadRule.OneUnit}: 0.50x req/s (100 vs 200 req/s); server CPU"));
+        Assert.Contains(texts, t => t.StartsWith($"64B: {Statistics.LeadRule.OneUnit}: 0.50x req/s (100 vs 200 req/s); server cpu µs/req"));
         Assert.Contains(texts, t => t.StartsWith("one launch only in 4 cell(s)"));
         Assert.DoesNotContain(texts, t => t.Contains("leads") || t.Contains("faster"));
     }

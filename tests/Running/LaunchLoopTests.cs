@@ -91,7 +91,7 @@ public sealed class LaunchLoopTests
         }
         Assert.All(Endpoints, e =>
         {
-            var verdict = run.Judged().Single(v => v.Key.Endpoint == e);
+            var verdict = run.Headline().Single(v => v.Key.Endpoint == e);
             Assert.Equal((CellVerdict.Higher, "b", e == "time" ? 4 : 6), (verdict.Outcome, verdict.Leader, verdict.Launches));
         });
         Assert.False(run.Partial);
@@ -119,7 +119,7 @@ public sealed class LaunchLoopTests
         });
         Assert.All(run.Cells.Where(c => c.Key.Target == "a"), c => Assert.Equal(new int?[] { 0, 1 }, c.Repeats.Select(m => m.Launch)));
         Assert.All(driver.Calls, call => Assert.Equal("a", call.Target.Name));
-        Assert.All(run.Judged(), v => Assert.Equal($"not measured on b ({Reason})", v.Reason));
+        Assert.All(run.Headline(), v => Assert.Equal($"not measured on b ({Reason})", v.Reason));
         Assert.Equal(ExitCodes.Failed, RunCommand.ExitCode(run, options));
     }
 
@@ -173,7 +173,7 @@ public sealed class LaunchLoopTests
         Assert.Equal("the target process exited during the run", json.NotMeasuredReason);
         Assert.Equal(new[] { CellFlags.NotMeasured }, json.Flags);
         Assert.All(Endpoints, e => Assert.Equal(new int?[] { 0, 1, 2 }, Cell(run, "a", e).Repeats.Select(m => m.Launch)));
-        Assert.StartsWith("not measured on b (the target process exited during the run)", run.Judged().Single(v => v.Key.Endpoint == "json").Reason);
+        Assert.StartsWith("not measured on b (the target process exited during the run)", run.Headline().Single(v => v.Key.Endpoint == "json").Reason);
         Assert.Equal(ExitCodes.Failed, RunCommand.ExitCode(run, options));
     }
 

@@ -80,7 +80,7 @@ public sealed class BottleneckTests
         Assert.Equal(CellBottleneck.Wait, cell.Bottleneck!.Kind);
         Assert.True(cell.Bottleneck.BusyShare < BottleneckRule.WaitBoundShare);
         Assert.True(cell.Bottleneck.InFlightMs >= 20, $"in flight {cell.Bottleneck.InFlightMs} ms"); // every answer waited 20 ms
-        var verdict = Assert.Single(run.Judged(), v => v.Other == "delaying");
+        var verdict = Assert.Single(run.Headline(), v => v.Other == "delaying");
         Assert.Null(verdict.Leader);
         Assert.StartsWith("wait-bound on delaying", verdict.Reason);
     }
@@ -95,7 +95,7 @@ public sealed class BottleneckTests
         Assert.Contains(CellFlags.Starved, cell.Flags);
         var starved = cell.Repeats.First(r => CellFlags.IsStarved(r, 64, Environment.ProcessorCount));
         Assert.True(starved.Counters!.ThreadPoolQueueLengthMedian >= Environment.ProcessorCount); // work waited for a thread
-        var verdict = Assert.Single(run.Judged(), v => v.Other == "blocking");
+        var verdict = Assert.Single(run.Headline(), v => v.Other == "blocking");
         Assert.Null(verdict.Leader);
         Assert.StartsWith("starved on blocking", verdict.Reason);
     }
