@@ -67,43 +67,38 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
             ? cell.Changes.First(c => c.Metric == deciding)
             : cell.Changes[0];
 
-    /// <summary>Two runs: cells matched by target, endpoint, size, concurrency and driver; the rule is Welch's t, one look.</summary>
+    /// <summary>Two runs: cells matched by what was asked of them (<see cref="CellMatch"/>: target, endpoint, size, concurrency, driver, the rate as asked); Welch's t, one look.</summary>
     public static RunDiff BetweenRuns(RunResult baseRun, RunResult newRun, double threshold, string baseLabel, string newLabel,
         double confidence = LeadRule.DefaultConfidence, bool pointEstimates = false)
     {
         var recorded = PairVerdicts.RuleOf(newRun.Spec);
         var rule = new LeadRule(confidence, threshold, recorded.Equivalence);
-        return Build(baseRun.Cells, newRun.Cells, c => Matched(c.Key), c => $"{c.Key.Target} {Where(c)}", rule, paired: false, baseLabel, newLabel, pointEstimates);
+        return Build(Matched(baseRun, baseRun.Cells, anyTarget: false), Matched(newRun, newRun.Cells, anyTarget: false), (m, c) => $"{c.Key.Target} {m.Label(c)}",
+            rule, paired: false, baseLabel, newLabel, pointEstimates);
     }
 
-    /// <summary>Two targets of one run (the migration question): cells matched by endpoint, size, concurrency and driver, windows paired by launch, the run's own design.</summary>
+    /// <summary>Two targets of one run (the migration question): cells matched by what was asked but the target, windows paired by launch, the run's own design.</summary>
     public static RunDiff BetweenTargets(RunResult run, string from, string to, double threshold, double confidence = LeadRule.DefaultConfidence,
         bool pointEstimates = false)
     {
         var rule = PairVerdicts.RuleOf(run.Spec) with { Confidence = confidence, MinEffect = threshold };
-        return Build(run.Cells.Where(c => c.Key.Target == from), run.Cells.Where(c => c.Key.Target == to), c => Matched(c.Key) with { Target = "" }, Where,
-            rule, paired: true, from, to, pointEstimates);
+        return Build(Matched(run, run.Cells.Where(c => c.Key.Target == from), anyTarget: true), Matched(run, run.Cells.Where(c => c.Key.Target == to), anyTarget: true),
+            (m, c) => m.Label(c), rule, paired: true, from, to, pointEstimates);
     }
 
-    /// <summary>The cell's key as two sides are matched on: a cell measured sharing the cores (the default) matches one saved before allotments were recorded.</summary>
-    internal static CellKey Matched(CellKey key) => key.Cores == CoresSpec.SharedLabel ? key with { Cores = null } : key;
+    private static Dictionary<CellMatch, CellResult> Matched(RunResult run, IEnumerable<CellResult> cells, bool anyTarget) =>
+        cells.Where(c => c.Summary is not null).ToDictionary(c => CellMatch.Of(run, c) is var m && anyTarget ? m.AnyTarget : CellMatch.Of(run, c));
 
-    /// <summary>How a matched cell is named in the diff's table (and in a history's).</summary>
-    internal static string Where(CellResult c) => $"{c.Key.Endpoint} {c.SizeLabel} c={c.Key.Concurrency} {c.Key.Load}" +
-        (c.Key.Cores is string cores && cores != CoresSpec.SharedLabel ? $" cores={cores}" : "");
-
-    private static RunDiff Build(IEnumerable<CellResult> baseCells, IEnumerable<CellResult> newCells, Func<CellResult, CellKey> key, Func<CellResult, string> label,
+    private static RunDiff Build(Dictionary<CellMatch, CellResult> b, Dictionary<CellMatch, CellResult> n, Func<CellMatch, CellResult, string> label,
         LeadRule rule, bool paired, string baseLabel, string newLabel, bool pointEstimates)
     {
-        var b = baseCells.Where(c => c.Summary is not null).ToDictionary(key);
-        var n = newCells.Where(c => c.Summary is not null).ToDictionary(key);
-        var cells = b.Keys.Where(n.ContainsKey).Select(k => Compare(label(n[k]), b[k], n[k], rule, paired)).ToList();
+        var cells = b.Keys.Where(n.ContainsKey).Select(k => Compare(label(k, n[k]), b[k], n[k], rule, paired)).ToList();
         // Gating on medians is only ever a fallback for a side without launches to judge.
         var points = pointEstimates && cells.Any(c => c.OneLaunch);
         if (points)
             cells = cells.Select(c => c with { Verdict = c.Changes.Any(m => Outcome(m, points: true) == FigureOutcome.Regression) ? Regression : UnchangedByPoint }).ToList();
         return new RunDiff(baseLabel, newLabel, rule, paired, cells,
-            b.Keys.Where(k => !n.ContainsKey(k)).Select(k => label(b[k])).ToList(), n.Keys.Where(k => !b.ContainsKey(k)).Select(k => label(n[k])).ToList(), points);
+            b.Keys.Where(k => !n.ContainsKey(k)).Select(k => label(k, b[k])).ToList(), n.Keys.Where(k => !b.ContainsKey(k)).Select(k => label(k, n[k])).ToList(), points);
     }
 
     private static CellDiff Compare(string label, CellResult b, CellResult n, LeadRule rule, bool paired)

@@ -105,19 +105,19 @@ public static class RunHistory
         var baselines = runs.Where(r => r.Baseline).Select(r => r.Number).ToList();
         var series = new List<HistorySeries>();
         var cells = inputs.SelectMany((i, n) => i.Run.Cells.Where(c => c.Summary is not null).Select(c => (Run: n + 1, Rule: PairVerdicts.RuleOf(i.Run.Spec), Cell: c,
-                Rate: RateAsAsked(i.Run, c))))
-            .GroupBy(x => (x.Cell.Key.Target, Cell: RunDiff.Matched(x.Cell.Key) with { Target = CellKey.AnyTarget, Rate = null }, x.Rate))
-            .OrderBy(g => Math.Max(0, targets.ToList().IndexOf(g.Key.Target))).ThenBy(g => g.Key.Cell.Endpoint, StringComparer.Ordinal)
-            .ThenBy(g => g.Key.Cell.SizeBytes).ThenBy(g => g.Key.Cell.Concurrency).ThenBy(g => g.Key.Cell.Driver, StringComparer.Ordinal)
+                Match: CellMatch.Of(i.Run, c))))
+            .GroupBy(x => x.Match)
+            .OrderBy(g => Math.Max(0, targets.ToList().IndexOf(g.Key.Key.Target))).ThenBy(g => g.Key.Key.Endpoint, StringComparer.Ordinal)
+            .ThenBy(g => g.Key.Key.SizeBytes).ThenBy(g => g.Key.Key.Concurrency).ThenBy(g => g.Key.Key.Driver, StringComparer.Ordinal)
             .ThenBy(g => g.Key.Rate is null ? 0 : 1).ThenBy(g => g.Key.Rate, StringComparer.Ordinal);
         foreach (var cell in cells)
         {
             var points = Metrics.Gated.ToDictionary(m => m, m => cell.Select(x => Point(x.Run, x.Cell, m, x.Rule)).OfType<HistoryPoint>().ToList());
             var gate = Gate(points, cell.Key.Rate is not null);
             var last = cell.Last().Cell;
-            var label = cell.Key.Rate is string rate ? RunDiff.Where(last with { Key = last.Key with { Rate = null } }) + " @" + rate : RunDiff.Where(last);
+            var label = cell.Key.Label(last);
             foreach (var (metric, list) in points.Where(p => p.Value.Count > 0))
-                series.Add(Series(cell.Key.Target, last.Key, label, metric, metric == gate, list, baselines, rule));
+                series.Add(Series(cell.Key.Key.Target, last.Key, label, metric, metric == gate, list, baselines, rule));
         }
         var first = inputs[0].Run.Spec.Machine;
         return new HistoryGroup(machine, mixed ? "runs of any machine, mixed as asked" : Describe(first), targets, runs, series);
@@ -131,28 +131,6 @@ public static class RunHistory
     {
         var most = points.Values.Max(p => p.Count);
         return Metrics.Deciding(points.Keys, fixedRate, m => points[m].Count > 0 && points[m].Count >= most);
-    }
-
-    /// <summary>
-    /// A fixed-rate cell's rate as the run was asked for it: a share of capacity ("50%") is a different number of requests/s in every run,
-    /// and the runs' cells are matched by the share. The cell's rate is the share whose place it holds among the asked ones, by size.
-    /// </summary>
-    private static string? RateAsAsked(RunResult run, CellResult cell)
-    {
-        if (cell.Key.Rate is not double rate) return null;
-        var asked = run.Spec.Rates ?? Array.Empty<string>();
-        var same = run.Cells.Where(c => c.Key.Rate is not null && c.Key.Target == cell.Key.Target && c.Key.Endpoint == cell.Key.Endpoint && c.Key.SizeBytes == cell.Key.SizeBytes
-                && c.Key.Concurrency == cell.Key.Concurrency && c.Key.Driver == cell.Key.Driver && c.Key.Cores == cell.Key.Cores)
-            .Select(c => c.Key.Rate!.Value).Distinct().Order().ToList();
-        var ordered = asked.Select(a => (Text: a, Size: LeadingNumber(a))).Where(a => a.Size is not null).OrderBy(a => a.Size).Select(a => a.Text).ToList();
-        var relative = ordered.Count == same.Count && ordered.Count > 0 && ordered.All(a => a.Contains('%'));
-        return relative ? ordered[same.IndexOf(rate)].Split(' ')[0] : rate.ToString("0.#", CultureInfo.InvariantCulture) + "/s";
-    }
-
-    private static double? LeadingNumber(string text)
-    {
-        var digits = new string(text.TakeWhile(c => char.IsDigit(c) || c == '.').ToArray());
-        return double.TryParse(digits, NumberStyles.Float, CultureInfo.InvariantCulture, out var v) ? v : null;
     }
 
     private static HistoryPoint? Point(int run, CellResult cell, MetricDescriptor metric, LeadRule rule)

@@ -111,6 +111,49 @@ public sealed class DiffTests : IDisposable
         Assert.Equal(RunDiff.Regression, diff.Cells.Single().Verdict);
     }
 
+    /// <summary>
+    /// A run of two targets at echo-post, flat out and at a fixed rate of <paramref name="rate"/> req/s, asked as <paramref name="asked"/>
+    /// (a share of capacity: each run derives its own number from its own capacity).
+    /// </summary>
+    private static RunResult Rated(double rate, params string[] asked)
+    {
+        Measurement[] Windows() => new[] { Window(1000) with { Launch = 0 }, Window(1010) with { Launch = 1 }, Window(990) with { Launch = 2 } };
+        var cells = new[] { "kestrel", "spinning" }.SelectMany(t => new[]
+        {
+            Cell(t, "echo-post", Windows()),
+            Cell(t, "echo-post", Windows()) is var c ? c with { Key = c.Key with { Rate = rate } } : null!,
+        }).ToArray();
+        var run = Run(cells);
+        return run with { Spec = run.Spec with { Rates = asked } };
+    }
+
+    [Fact]
+    public void Fixed_rate_cells_asked_at_a_share_of_capacity_match_across_runs_whatever_rate_each_derived()
+    {
+        // Two default runs: each asked 50% of its own capacity, and found 4527/s and 4178/s.
+        var diff = RunDiff.BetweenRuns(Rated(4527, "50%"), Rated(4178, "50%"), 0.05, "base", "new");
+
+        Assert.Equal(4, diff.Cells.Count);
+        Assert.Empty(diff.OnlyInBase);
+        Assert.Empty(diff.OnlyInNew);
+        Assert.Contains("kestrel echo-post 500B c=100 httpclient @50%", diff.Cells.Select(c => c.Label));
+        Assert.Contains("spinning echo-post 500B c=100 httpclient", diff.Cells.Select(c => c.Label));
+        // The fixed-rate cell's lead figure is the cost judged there (server CPU), not the rate it was asked to hold.
+        Assert.Equal(Metrics.ServerCpuUsPerRequest, RunDiff.Lead(diff.Cells.Single(c => c.Label.EndsWith("@50%") && c.Label.StartsWith("kestrel"))).Metric);
+    }
+
+    [Fact]
+    public void Fixed_rate_cells_asked_as_a_number_match_only_the_same_number()
+    {
+        var same = RunDiff.BetweenRuns(Rated(2000, "2000"), Rated(2000, "2000"), 0.05, "base", "new");
+        var other = RunDiff.BetweenRuns(Rated(2000, "2000"), Rated(3000, "3000"), 0.05, "base", "new");
+
+        Assert.Equal(4, same.Cells.Count);
+        Assert.Contains("kestrel echo-post 500B c=100 httpclient @2000/s", same.Cells.Select(c => c.Label));
+        Assert.Equal(2, other.Cells.Count);
+        Assert.Equal(new[] { "kestrel echo-post 500B c=100 httpclient @2000/s", "spinning echo-post 500B c=100 httpclient @2000/s" }, other.OnlyInBase);
+    }
+
     /// <summary>A run of one cell measured in <paramref name="launches"/> launches: log-normal process noise around <paramref name="rps"/>.</summary>
     private static RunResult Launched(Random random, double rps, int launches, double noise)
     {
