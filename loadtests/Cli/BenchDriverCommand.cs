@@ -5,6 +5,7 @@ using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
 using Comparator.Targets;
+using Comparator.Reports.Sections;
 
 namespace Comparator.Cli;
 

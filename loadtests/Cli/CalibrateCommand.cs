@@ -8,6 +8,7 @@ using Comparator.Results;
 using Comparator.Running;
 using Comparator.Statistics;
 using Comparator.Targets;
+using Comparator.Reports.Sections;
 
 namespace Comparator.Cli;
 

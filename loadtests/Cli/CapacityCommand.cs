@@ -10,6 +10,7 @@ using Comparator.Results;
 using Comparator.Running;
 using Comparator.Targets;
 using static Comparator.Cli.OptionValues;
+using Comparator.Reports.Exporters;
 
 namespace Comparator.Cli;
 

@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.IO;
 using Comparator.Comparing;
 using Comparator.Reports;
+using Comparator.Reports.Exporters;
 
 namespace Comparator.Cli;
 

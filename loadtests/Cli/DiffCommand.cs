@@ -5,6 +5,7 @@ using Comparator.Errors;
 using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
+using Comparator.Reports.Exporters;
 
 namespace Comparator.Cli;
 

@@ -4,6 +4,7 @@ using Comparator.Comparing;
 using Comparator.Errors;
 using Comparator.Reports;
 using Comparator.Results;
+using Comparator.Reports.Exporters;
 
 namespace Comparator.Cli;
 

@@ -3,6 +3,7 @@ using System.IO;
 using Comparator.Crank;
 using Comparator.Errors;
 using Comparator.Reports;
+using Comparator.Reports.Exporters;
 
 namespace Comparator.Cli;
 

@@ -4,6 +4,7 @@ using Comparator.Comparing;
 using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
+using Comparator.Reports.Exporters;
 
 namespace Comparator.Cli;
 

@@ -3,6 +3,8 @@ using System.IO;
 using Comparator.Errors;
 using Comparator.Reports;
 using Comparator.Results;
+using Comparator.Reports.Exporters;
+using Comparator.Reports.Plots;
 
 namespace Comparator.Cli;
 

@@ -11,6 +11,8 @@ using Comparator.Results;
 using Comparator.Running;
 using Comparator.Targets;
 using Comparator.Statistics;
+using Comparator.Reports.Exporters;
+using Comparator.Reports.Text;
 
 namespace Comparator.Cli;
 

@@ -3,6 +3,7 @@ using Comparator.Errors;
 using Comparator.Reports;
 using Comparator.Running;
 using Comparator.Statistics;
+using Comparator.Reports.Sections;
 
 namespace Comparator.Cli;
 

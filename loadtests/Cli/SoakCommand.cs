@@ -6,6 +6,7 @@ using Comparator.Reports;
 using Comparator.Running;
 using Comparator.Soak;
 using Comparator.Targets;
+using Comparator.Reports.Exporters;
 
 namespace Comparator.Cli;
 

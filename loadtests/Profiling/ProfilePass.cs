@@ -7,6 +7,8 @@ using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
 using Comparator.Targets;
+using Comparator.Reports.Exporters;
+using Comparator.Reports.Plots;
 
 namespace Comparator.Profiling;
 

@@ -1,4 +1,7 @@
 using Comparator.Results;
+using Comparator.Reports.Plots;
+using Comparator.Reports.Sections;
+using Comparator.Reports.Text;
 
 namespace Comparator.Reports;
 
@@ -18,10 +21,10 @@ public sealed class RunReport
     public RunReport(RunResult run, IReadOnlyList<Chart>? charts = null)
     {
         Run = run;
-        verdict = new(() => Reports.Verdict.Build(run));
-        answer = new(() => Reports.Answer.Paragraphs(run));
+        verdict = new(() => Text.Verdict.Build(run));
+        answer = new(() => Text.Answer.Paragraphs(run));
         sections = new(() => ReportSections.Build(run));
-        this.charts = charts is null ? new(() => Reports.Charts.Build(run)) : new(charts);
+        this.charts = charts is null ? new(() => Plots.Charts.Build(run)) : new(charts);
     }
 
     public RunResult Run { get; }

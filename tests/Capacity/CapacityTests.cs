@@ -11,6 +11,8 @@ using Comparator.Results;
 using Comparator.Running;
 using Comparator.Targets;
 using Xunit;
+using Comparator.Reports.Exporters;
+using Comparator.Reports.Plots;
 
 namespace Comparator.Tests;
 

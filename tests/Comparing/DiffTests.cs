@@ -7,6 +7,7 @@ using Comparator.Comparing;
 using Comparator.Reports;
 using Comparator.Results;
 using Xunit;
+using Comparator.Reports.Exporters;
 
 namespace Comparator.Tests;
 

@@ -9,6 +9,7 @@ using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Statistics;
 using Xunit;
+using Comparator.Reports.Exporters;
 
 namespace Comparator.Tests;
 

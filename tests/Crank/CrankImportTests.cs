@@ -11,6 +11,7 @@ using Comparator.Results;
 using Comparator.Running;
 using Xunit;
 using Comparator.Statistics;
+using Comparator.Reports.Exporters;
 
 namespace Comparator.Tests;
 

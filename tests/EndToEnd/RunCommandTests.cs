@@ -6,6 +6,8 @@ using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Targets;
 using Xunit;
+using Comparator.Reports.Exporters;
+using Comparator.Reports.Text;
 
 namespace Comparator.Tests;
 

@@ -10,6 +10,7 @@ using Comparator.Drivers;
 using Comparator.Reports;
 using Comparator.Running;
 using Comparator.Targets;
+using Comparator.Reports.Exporters;
 
 namespace Comparator.KnownGapBench;
 

@@ -3,6 +3,8 @@ using System.Linq;
 using Comparator.Reports;
 using Comparator.Results;
 using Xunit;
+using Comparator.Reports.Exporters;
+using Comparator.Reports.Plots;
 
 namespace Comparator.Tests;
 

@@ -4,6 +4,9 @@ using Comparator.Comparing;
 using Comparator.Reports;
 using Comparator.Results;
 using Xunit;
+using Comparator.Reports.Exporters;
+using Comparator.Reports.Plots;
+using Comparator.Reports.Text;
 
 namespace Comparator.Tests;
 

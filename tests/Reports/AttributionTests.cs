@@ -2,6 +2,7 @@ using System.Linq;
 using Comparator.Reports;
 using Comparator.Results;
 using Xunit;
+using Comparator.Reports.Text;
 
 namespace Comparator.Tests;
 

@@ -7,6 +7,8 @@ using Comparator.Results;
 using ScottPlot;
 using ScottPlot.Plottables;
 using Xunit;
+using Comparator.Reports.Plots;
+using Comparator.Reports.Text;
 
 namespace Comparator.Tests;
 

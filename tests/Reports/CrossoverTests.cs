@@ -3,6 +3,7 @@ using System.Linq;
 using Comparator.Reports;
 using Comparator.Results;
 using Xunit;
+using Comparator.Reports.Text;
 
 namespace Comparator.Tests;
 

@@ -5,6 +5,8 @@ using System.Xml.Linq;
 using Comparator.Measuring;
 using Comparator.Reports;
 using Xunit;
+using Comparator.Reports.Exporters;
+using Comparator.Reports.Plots;
 
 namespace Comparator.Tests;
 

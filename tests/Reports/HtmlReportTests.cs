@@ -5,6 +5,8 @@ using System.Text.RegularExpressions;
 using Comparator.Reports;
 using Comparator.Results;
 using Xunit;
+using Comparator.Reports.Exporters;
+using Comparator.Reports.Plots;
 
 namespace Comparator.Tests;
 

@@ -7,6 +7,8 @@ using Comparator.Results;
 using Comparator.Running;
 using Comparator.Statistics;
 using Xunit;
+using Comparator.Reports.Plots;
+using Comparator.Reports.Text;
 
 namespace Comparator.Tests;
 

@@ -6,6 +6,9 @@ using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
 using Xunit;
+using Comparator.Reports.Exporters;
+using Comparator.Reports.Plots;
+using Comparator.Reports.Text;
 
 namespace Comparator.Tests;
 

@@ -7,6 +7,7 @@ using Comparator.Results;
 using Comparator.Running;
 using Xunit;
 using Comparator.Statistics;
+using Comparator.Reports.Exporters;
 
 namespace Comparator.Tests;
 
@@ -117,7 +118,7 @@ public sealed class ResultsTests
         var dir = Directory.CreateTempSubdirectory("schema3-");
         try
         {
-            Comparator.Reports.RunDirectory.WriteInto(run, dir.FullName);
+            Comparator.Reports.Exporters.RunDirectory.WriteInto(run, dir.FullName);
             Assert.True(File.Exists(Path.Combine(dir.FullName, "report.html")));
             Assert.Contains("\"schemaVersion\": 4", File.ReadAllText(Path.Combine(dir.FullName, "results.json")));
         }

@@ -8,6 +8,7 @@ using Comparator.Reports;
 using Comparator.Results;
 using Comparator.Running;
 using Xunit;
+using Comparator.Reports.Text;
 
 namespace Comparator.Tests;
 

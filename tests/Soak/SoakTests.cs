@@ -5,6 +5,7 @@ using System.Threading.Tasks;
 using Comparator.Reports;
 using Comparator.Soak;
 using Xunit;
+using Comparator.Reports.Exporters;
 
 namespace Comparator.Tests;
 

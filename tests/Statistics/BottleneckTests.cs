@@ -10,6 +10,7 @@ using Comparator.Running;
 using Comparator.Targets;
 using Xunit;
 using Comparator.Statistics;
+using Comparator.Reports.Exporters;
 
 namespace Comparator.Tests;
 
@@ -90,7 +91,7 @@ public sealed class BottleneckTests
     {
         var run = await RunAsync();
         var cell = Cell(run, "blocking");
-        _output.WriteLine(Comparator.Reports.CellBounds.Build(run)!.ToText()); // the figures the rules read, for whoever runs this
+        _output.WriteLine(Comparator.Reports.Text.CellBounds.Build(run)!.ToText()); // the figures the rules read, for whoever runs this
 
         Assert.Contains(CellFlags.Starved, cell.Flags);
         var starved = cell.Repeats.First(r => CellFlags.IsStarved(r, 64, Environment.ProcessorCount));

@@ -1,0 +1,11 @@
+using Comparator.Results;
+
+namespace Comparator.Reports.Exporters;
+
+/// <summary>results.json: the whole result, as <see cref="ResultStore"/> saves it and reads it back.</summary>
+public sealed class JsonReport : IExporter
+{
+    public string Name => "json";
+    public string? FileName => "results.json";
+    public string Render(RunReport report) => ResultStore.Serialize(report.Run);
+}

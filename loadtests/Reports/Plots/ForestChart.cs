@@ -1,0 +1,121 @@
+using Comparator.Comparing;
+using Comparator.Results;
+using Comparator.Statistics;
+using ScottPlot;
+using Comparator.Reports.Sections;
+
+namespace Comparator.Reports.Plots;
+
+/// <summary>
+/// Every judgment of a run at a glance (a forest plot): one row per cell and figure, the ratio
+/// other/baseline as a dot on a log axis, the lead interval as a thin line and the equivalence (90%)
+/// interval as a thick one, against the equivalence band (shaded) and the minimum effect (dashed).
+/// Coloured by outcome, so a reader sees which questions are settled before reading a line. Rows read
+/// from the run's stored verdicts only.
+/// </summary>
+public static class ForestChart
+{
+    public const string Name = "judgments";
+
+    private static readonly Color Lead = Color.FromHex("#1b7837");
+    private static readonly Color Same = Color.FromHex("#2166ac");
+    private static readonly Color Open = Color.FromHex("#d6604d");
+
+    /// <summary>The colour of an outcome, as the chart and its legend use it.</summary>
+    public static Color Of(CellVerdict v) => Settled(v) switch { 0 => Lead, 1 => Same, _ => Open };
+
+    /// <summary>0 a lead, 1 sameness, 2 the rest: the outcome's colour, and the rows' order (settled on top).</summary>
+    private static int Settled(CellVerdict v) => v.Leader is not null ? 0 : v.Outcome == CellVerdict.Equivalent ? 1 : 2;
+
+    /// <summary>
+    /// The judged rows, settled ones on top (leads, then sameness, then the rest), each group in the verdict's order (req/s first, then
+    /// the fixed-rate costs); only verdicts with an interval. What a reviewer can quote is what the eye meets first.
+    /// </summary>
+    public static IReadOnlyList<CellVerdict> Rows(RunResult run) =>
+        run.InReportOrder().Where(v => v.RatioLow is > 0 && v.RatioHigh is > 0 && v.Ratio is > 0)
+            .OrderBy(Settled).ToList();
+
+    /// <summary>"req/s echo-post 4KB", "cpu echo-post 4KB @2000/s": what a row judged (pair added when the run has several).</summary>
+    public static string Label(RunResult run, CellVerdict v, bool pairs)
+    {
+        var figure = v.Figure?.Judging?.Short ?? v.Metric;
+        var size = run.Cells.HasSizes(v.Endpoint) ? " " + (run.Cells.FirstOrDefault(c => c.Key.SizeBytes == v.SizeBytes)?.SizeLabel ?? "") : "";
+        var rate = v.Rate is double r ? string.Create(CultureInfo.InvariantCulture, $" @{r:0}/s") : "";
+        return $"{figure} {v.Endpoint}{size}{rate}" + (pairs ? $" ({v.Other})" : "");
+    }
+
+    public static Chart? Build(RunResult run)
+    {
+        var rows = Rows(run);
+        if (rows.Count == 0) return null;
+        var rule = PairVerdicts.RuleOf(run.Spec);
+        var pairs = rows.Select(v => v.Other).Distinct().Count() > 1;
+        var plot = new Plot();
+        double X(double ratio) => Math.Log10(ratio);
+        // The axis spans every estimate and the bands; intervals reaching past 1/3x or 3x run off its edge
+        // rather than squeeze every other row into a sliver.
+        var lowest = Math.Max(Math.Min(rows.Min(v => v.RatioLow!.Value), 1 / (1 + rule.Equivalence)), Math.Min(1 / 3.0, rows.Min(v => v.Ratio!.Value) / 1.1));
+        var highest = Math.Min(Math.Max(rows.Max(v => v.RatioHigh!.Value), 1 + rule.Equivalence), Math.Max(3.0, rows.Max(v => v.Ratio!.Value) * 1.1));
+        var span = plot.Add.HorizontalSpan(X(1 / (1 + rule.Equivalence)), X(1 + rule.Equivalence));
+        span.FillStyle.Color = Same.WithAlpha(0.12);
+        span.LineStyle.Width = 0;
+        span.LegendText = $"equivalence margin ±{Format.Percent(rule.Equivalence)}";
+        foreach (var edge in new[] { 1 / (1 + rule.MinEffect), 1 + rule.MinEffect })
+        {
+            var line = plot.Add.VerticalLine(X(edge));
+            line.Color = Colors.Black.WithAlpha(0.5);
+            line.LineWidth = 1;
+            line.LinePattern = LinePattern.Dashed;
+            line.LegendText = edge > 1 ? $"minimum effect ±{Format.Percent(rule.MinEffect)}" : "";
+        }
+        var one = plot.Add.VerticalLine(0);
+        one.Color = Colors.Black.WithAlpha(0.8);
+        one.LineWidth = 1;
+        for (var i = 0; i < rows.Count; i++)
+        {
+            var v = rows[i];
+            var y = rows.Count - 1 - i;
+            var color = Of(v);
+            var thin = plot.Add.Line(X(v.RatioLow!.Value), y, X(v.RatioHigh!.Value), y);
+            thin.Color = color;
+            thin.LineWidth = 1.5f;
+            if (v.EquivalenceLow is double el && v.EquivalenceHigh is double eh)
+            {
+                var thick = plot.Add.Line(X(el), y, X(eh), y);
+                thick.Color = color;
+                thick.LineWidth = 5;
+            }
+            var dot = plot.Add.Marker(X(v.Ratio!.Value), y);
+            dot.Color = color;
+            dot.Size = 9;
+            dot.Shape = MarkerShape.FilledCircle;
+        }
+        // The legend's outcome entries: one invisible marker each.
+        foreach (var (color, text) in new[] { (Lead, "a lead (interval beyond the minimum effect)"), (Same, "equivalent (90% interval within the margin)"), (Open, "not settled") })
+        {
+            var key = plot.Add.Marker(double.NaN, double.NaN);
+            key.Color = color;
+            key.Size = 9;
+            key.LegendText = text;
+        }
+        plot.Axes.Left.SetTicks(Enumerable.Range(0, rows.Count).Select(i => (double)(rows.Count - 1 - i)).ToArray(), rows.Select(v => Label(run, v, pairs)).ToArray());
+        // Ticks no closer than a twelfth of the axis, 1x always among them.
+        var candidates = new[] { 1.0, 0.95, 1.05, 0.9, 1.1, 0.8, 1.25, 0.67, 1.5, 0.5, 2, 0.33, 3, 0.25, 4 }.Where(t => t >= lowest && t <= highest);
+        var ticks = new List<double>();
+        foreach (var t in candidates)
+            if (ticks.All(k => Math.Abs(X(k) - X(t)) > (X(highest) - X(lowest)) / 12)) ticks.Add(t);
+        ticks.Sort();
+        plot.Axes.Bottom.SetTicks(ticks.Select(X).ToArray(), ticks.Select(t => Format.Ratio(t)).ToArray());
+        plot.Axes.Bottom.Label.Text = "ratio other/baseline, log scale: dot estimate, thin 99% interval, thick 90% interval";
+        plot.Axes.Bottom.Label.FontSize = 13;
+        plot.Axes.SetLimits(X(lowest) - 0.02, X(highest) + 0.02, -0.8, rows.Count - 0.2);
+        plot.Legend.FontSize = 11;
+        plot.ShowLegend(Edge.Bottom);
+        var baseline = run.Spec.BaselineTarget;
+        var others = string.Join(", ", rows.Select(v => v.Other).Distinct());
+        var title = $"Every judgment: {others} against {baseline}";
+        var note = $"{rows.Count} judgment{(rows.Count == 1 ? "" : "s")}: req/s higher is faster; cpu and p90 at a fixed rate, lower is cheaper\nthe servers {CoreParts.Phrase(run.Spec)}";
+        // A row needs about 22 pixels to stay legible; title, legend and axis take the rest.
+        return Charts.Titled(run, Name, title, plot, note) with { Height = Math.Max(Chart.DefaultHeight, 260 + 22 * rows.Count) };
+    }
+}
