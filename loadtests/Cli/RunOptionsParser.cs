@@ -75,12 +75,15 @@ public static class RunOptionsParser
             : JsonSample.DefaultItems;
         var timeout = Duration("--timeout", a.Value("--timeout") ?? "30s", allowZero: false);
 
-        if (targets.Count == 0) throw new UsageException("run: no target to measure");
         // The baseline is the Web API side of the best pair in the run (webapi, else webapi-selfhost);
         // where neither is in the run, the first target is, and the spec says so.
-        var baseline = Optional(a, "--baseline-target") ?? BaselineCandidates.FirstOrDefault(b => targets.Any(t => t.Name == b)) ?? targets[0].Name;
-        if (targets.All(t => t.Name != baseline))
-            throw new UsageException($"run: --baseline-target '{baseline}' is not one of the targets ({string.Join(", ", targets.Select(t => t.Name))})");
+        var baseline = Optional(a, "--baseline-target") ?? BaselineCandidates.FirstOrDefault(b => targets.Any(t => t.Name == b)) ?? targets.FirstOrDefault()?.Name ?? "";
+        var targetSet = new TargetSet(targets, unavailable, baseline,
+            Ports: a.Defines("--ports") ? a.Ports() : null,
+            Insecure: a.Defines("--insecure") && a.Flag("--insecure"),
+            ServerHeader: a.OnOff("--server-header"),
+            TcpNoDelay: a.OnOff("--tcp-nodelay", absent: true),
+            Revisions: a.Defines("--revision") ? Revisions(a.Values("--revision"), targets, a.CommandName) : null).Validate().OrUsage();
 
         var scenario = Scenario(a, layout, targets);
         // Commands that share run's options without --rate (calibrate) measure the closed loop only.
@@ -88,21 +91,30 @@ public static class RunOptionsParser
         var drivers = Drivers.DriverCatalog.Resolve(a.Value("--driver")).OrUsage();
         if (Optional(a, "--rate") is not null && rates.Count > 0 && !drivers.Contains(Drivers.SocketDriver.DriverName))
             throw new UsageException($"run: --rate needs the socket driver (it alone sends at a constant rate); add --driver {Drivers.SocketDriver.DriverName}");
-        var options = new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeats, jsonItems,
-            baseline, a.Value("--out") ?? layout.ResultsDirectory, timeout,
-            drivers, CpuPin.Parse(a.Value("--pin")).OrUsage(),
-            Optional(a, "--compare-to"), Optional(a, "--threshold") is string threshold ? Percent("run", "--threshold", threshold, 0, 100, example: "5%") : null, a.OnOff("--server-header"), firstWarmup, launches, rule,
-            a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget, ServerCores(Optional(a, "--server-cores"), a.Value("--pin"), targets),
-            Insecure: a.Defines("--insecure") && a.Flag("--insecure"), Ports: a.Defines("--ports") ? a.Ports() : null,
-            Crank: a.Defines("--crank") && a.Flag("--crank"),
-            Counters: !a.Defines("--counters") || a.OnOff("--counters", absent: true),
+        var pin = CpuPin.Parse(a.Value("--pin")).OrUsage();
+        var serverCores = ServerCores(Optional(a, "--server-cores"), a.Value("--pin"), targets);
+        var cells = new CellGrid(endpoints, sizes, concurrency, drivers, rates, scenario, jsonItems, pin, serverCores,
+            CellGrid.AllotmentsOf(serverCores, pin, targetSet.AllExternal, Environment.ProcessorCount)).Validate().OrUsage();
+
+        var window = new WindowSettings(warmup, firstWarmup, duration, repeats, keepAlive, timeout)
+        {
             // --quick is a smoke test: no lead is claimed, so its targets are not held until their JIT stops either.
-            SteadyBound: a.Defines("--steady-bound") && a.Value("--steady-bound") is string steady ? Duration("--steady-bound", steady, allowZero: true)
-                : quick ? TimeSpan.Zero : null,
-            Duet: a.Defines("--duet") && a.Flag("--duet"),
-            Profile: a.Defines("--profile") && a.Flag("--profile") ? Profile(a, layout) : null,
+            SteadyBound = a.Defines("--steady-bound") && a.Value("--steady-bound") is string steady ? Duration("--steady-bound", steady, allowZero: true)
+                : quick ? TimeSpan.Zero : WindowSettings.DefaultSteadyBound,
+            Duet = a.Defines("--duet") && a.Flag("--duet"),
+            // The machine is asked here, once: every part after reads the outcome.
+            CpuCounting = CpuCounting.Resolve(!a.Defines("--counters") || a.OnOff("--counters", absent: true)),
+        }.Validate().OrUsage();
+
+        var judging = new JudgingPlan(rule, launches, budget, Optional(a, "--compare-to"),
+            Optional(a, "--threshold") is string threshold ? Percent("run", "--threshold", threshold, 0, 100, example: "5%") : null).Validate().OrUsage();
+
+        var output = new RunOutput(a.Value("--out") ?? layout.ResultsDirectory,
             Label: Optional(a, "--label") is { } label ? (label.Trim().Length > 0 ? label.Trim() : throw new UsageException($"{a.CommandName}: --label needs a text, not an empty one")) : null,
-            Revisions: a.Defines("--revision") ? Revisions(a.Values("--revision"), targets, a.CommandName) : null);
+            Profile: a.Defines("--profile") && a.Flag("--profile") ? Profile(a, layout) : null,
+            Crank: a.Defines("--crank") && a.Flag("--crank")).Validate().OrUsage();
+
+        var options = new RunOptions(targetSet, cells, window, judging, output);
         return design is null ? options : WithHorizonOfTheBudget(options, design);
     }
 
@@ -157,11 +169,11 @@ public static class RunOptionsParser
     /// </summary>
     private static RunOptions WithHorizonOfTheBudget(RunOptions options, SequentialDesign design)
     {
-        var full = options.LaunchLoadSeconds(options.CellCount);
-        var affordable = full > 0 ? (int)Math.Floor(options.BudgetSeconds / full) : design.MaxLaunches;
+        var full = options.LaunchLoadSeconds(options.CellsPerLaunch);
+        var affordable = full > 0 ? (int)Math.Floor(options.Judging.BudgetSeconds / full) : design.MaxLaunches;
         var horizon = Math.Clamp(affordable, design.FirstLook, design.MaxLaunches);
         var planned = design with { MaxLaunches = horizon };
-        return options with { Launches = horizon, Rule = options.Rule with { Design = planned } };
+        return options with { Judging = options.Judging with { Launches = horizon, Rule = options.Judging.Rule with { Design = planned } } };
     }
 
     /// <summary>--server-cores: the allotments, checked against --pin, the targets and the machine; null when not given.</summary>
@@ -290,10 +302,9 @@ public static class RunOptionsParser
             if (builtList is null) unavailable.AddRange(TargetCatalog.All.Where(t => !t.IsAvailable));
         }
         var pids = ExternalPids(a, external.Select(t => t.Name).ToList());
+        // Two targets of one name are refused with the set (TargetSet.Validate).
         foreach (var t in external)
         {
-            if (plans.Any(p => p.Name == t.Name))
-                throw new UsageException($"run: two targets are named '{t.Name}'; give each --target NAME=URL a name of its own");
             plans.Add(t with { ExternalPid = pids.TryGetValue(t.Name, out var pid) ? pid : t.ExternalUrl!.IsLoopback ? Measuring.ListeningProcess.Find(t.ExternalUrl.Port) : null });
         }
         return (plans, unavailable);

@@ -22,28 +22,28 @@ public static class ProfilePass
     /// <summary>How many of a profile's hottest frames it keeps.</summary>
     public const int TopFrames = 12;
 
-    public static async Task<ProfileResult> RunAsync(RunOptions options, IReadOnlyList<ILoadDriver> drivers, BuildLayout layout, string directory,
-        IRunProgress progress, CancellationToken cancellationToken)
+    /// <param name="window">the measured run's windows: each target is warmed as they were</param>
+    public static async Task<ProfileResult> RunAsync(TargetSet targets, CellGrid grid, WindowSettings window, ProfileSettings settings,
+        IReadOnlyList<ILoadDriver> drivers, BuildLayout layout, string directory, IRunProgress progress, CancellationToken cancellationToken)
     {
-        var settings = options.Profile ?? throw new ArgumentException("the options ask for no profile", nameof(options));
         var (sampler, unavailable) = SamplingProfiler.Find(settings.Perf);
         if (sampler is null)
         {
             progress.Message(unavailable!);
-            return new ProfileResult("", unavailable, settings.LayersFile, settings.Layers, Array.Empty<ProfiledCell>()) { Baseline = options.BaselineTarget };
+            return new ProfileResult("", unavailable, settings.LayersFile, settings.Layers, Array.Empty<ProfiledCell>()) { Baseline = targets.BaselineTarget };
         }
         var description = sampler.Describe(settings.Duration.TotalSeconds) + "; " + ProfileEnvironment.Description;
         progress.Message($"profile: {sampler.Describe(settings.Duration.TotalSeconds)}, each target started afresh with its runtime's JIT map on");
 
-        var plan = new RunPlan(options, drivers);
-        var allotment = options.Allotments[0];
+        var plan = new RunPlan(grid, drivers);
+        var allotment = grid.Allotments[0];
         var driver = drivers[0];
         var cells = plan.Cells.Where(c => c.Id.Rate is null && c.Driver == driver && c.Cores == allotment).ToList();
-        var counters = CpuCounting.Resolve(options.Counters).Set;
-        var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, ports: options.Ports, counters: counters, environment: ProfileEnvironment.Variables());
+        var launcher = new TargetLauncher(layout, cpuList: grid.Pin?.ServerCpus, ports: targets.Ports, counters: window.CpuCounting.Set, environment: ProfileEnvironment.Variables());
         // The pass's own record: its targets' starts and checks are not the run's (the measured run's are in its journal).
-        var record = RunRecord.Begin(RunSpecMapping.Start(options, plan, drivers, DateTimeOffset.UtcNow), journal: null);
-        var context = new RunContext(options, plan, record, launcher, progress);
+        var judging = JudgingPlan.OneLaunch;
+        var record = RunRecord.Begin(RunSpecMapping.Start(targets, grid, window, judging, plan, drivers, DateTimeOffset.UtcNow), journal: null);
+        var context = new RunContext(targets, grid, window, judging, plan, record, launcher, progress);
         var folder = Path.Combine(directory, "profiles");
         Directory.CreateDirectory(folder);
 
@@ -54,13 +54,13 @@ public static class ProfilePass
         if (context.Placing) allotment.PinDriver(Environment.ProcessorCount);
         await using (var session = new LaunchSession(context, 0, first: true, allotment))
         {
-            await session.StartAsync(options.Targets, cancellationToken);
-            foreach (var missing in options.Targets.Where(t => session.Active.All(a => a.Plan.Name != t.Name)))
+            await session.StartAsync(targets.Plans, cancellationToken);
+            foreach (var missing in targets.Plans.Where(t => session.Active.All(a => a.Plan.Name != t.Name)))
             {
                 var why = record.Targets.FirstOrDefault(t => t.Name == missing.Name)?.NotMeasuredReason ?? "it did not start";
                 result.AddRange(cells.Select(c => new ProfiledCell(c.Id.For(missing.Name, null), $"not profiled: {why}")));
             }
-            var measurer = new CellMeasurer(driver, options.Window);
+            var measurer = new CellMeasurer(driver, window);
             for (var i = 0; i < cells.Count && !cancellationToken.IsCancellationRequested; i++)
                 foreach (var target in session.Active)
                 {
@@ -73,7 +73,7 @@ public static class ProfilePass
                     }
                     progress.Message($"profile: {target.Plan.Name} {cells[i].Label}");
                     var data = Path.Combine(folder, FileStem(key, cells[i].Id.SizeLabel) + ".perf.data");
-                    sampled.Add((await SampleAsync(sampler, measurer, driver.Open(session.RequestFor(cells[i], target), key.Concurrency, options.KeepAlive, options.RequestTimeout),
+                    sampled.Add((await SampleAsync(sampler, measurer, driver.Open(session.RequestFor(cells[i], target), key.Concurrency, window.KeepAlive, window.RequestTimeout),
                         target, key, pid, data, cold: i == 0, settings.Duration, cancellationToken), pid, data));
                 }
         }
@@ -88,9 +88,9 @@ public static class ProfilePass
         foreach (var pid in sampled.Select(s => s.Pid).Distinct()) ProfileEnvironment.RemoveMaps(pid);
         var order = cells.Select(c => c.Id.Key).ToList();
         return new ProfileResult(description, null, settings.LayersFile, settings.Layers,
-            result.OrderBy(c => order.IndexOf(c.Key with { Target = CellKey.AnyTarget })).ThenBy(c => options.Targets.ToList().FindIndex(t => t.Name == c.Key.Target)).ToList())
+            result.OrderBy(c => order.IndexOf(c.Key with { Target = CellKey.AnyTarget })).ThenBy(c => targets.Plans.ToList().FindIndex(t => t.Name == c.Key.Target)).ToList())
         {
-            Baseline = options.BaselineTarget,
+            Baseline = targets.BaselineTarget,
         };
     }
 

@@ -9,34 +9,6 @@ using Comparator.Statistics;
 namespace Comparator.Running;
 
 /// <summary>
-/// What a cell's windows are, and all a <see cref="CellMeasurer"/> is told: the warm-up (the cold one for
-/// a target's first cell), each window's length, how many rounds (<see cref="RepeatRule"/>), and how
-/// each connection is used. <see cref="SteadyBound"/>: how much longer a .NET target's warm-up may go on
-/// while its runtime still compiles (<see cref="CellMeasurer.SteadyJitMsPerSecond"/>); zero for none.
-/// </summary>
-public sealed record WindowSettings(TimeSpan Warmup, TimeSpan ColdWarmup, TimeSpan Duration, RepeatRule Rounds, bool KeepAlive, TimeSpan RequestTimeout)
-{
-    public TimeSpan SteadyBound { get; init; } = DefaultSteadyBound;
-
-    /// <summary>
-    /// Duet measurement (Bulej et al., ICPE 2020): every target of a cell loaded in the same window, side by side,
-    /// instead of one after another; each window then shares the machine's swings with its twin's. The driver's
-    /// CPU and the machine's figures of a window are then those of all sides together.
-    /// </summary>
-    public bool Duet { get; init; }
-
-    /// <summary>The events counted on the comparator's own process over each window (the driver's instructions), or null for none.</summary>
-    public CounterSet? DriverCounters { get; init; }
-
-    /// <summary>
-    /// The default bound of the warm-up's wait for a steady runtime: .NET 10's tiered compilation (tier-1 rejits,
-    /// PGO's instrumented tier, OSR) was seen compiling 20 s into a load, the share of JIT in a kestrel's instructions
-    /// falling from 32% after 3 s to 2.5% after 20 s.
-    /// </summary>
-    public static readonly TimeSpan DefaultSteadyBound = TimeSpan.FromSeconds(20);
-}
-
-/// <summary>
 /// One target of a cell: the request it is sent, its process (null for an external target without one: no CPU
 /// figures), the CPU's counters of that process (null where not counted), and its runtime's counter session
 /// (.NET targets: the warm-up waits on it until the JIT stops compiling).
@@ -210,7 +182,7 @@ public sealed class CellMeasurer
 
     private CpuCounters? AttachDriver()
     {
-        if (_window.DriverCounters is not CounterSet set) return null;
+        if (_window.DriverCpuCounters is not CounterSet set) return null;
         try { return CpuCounters.Attach(Environment.ProcessId, set); }
         catch (CounterException) { return null; } // the run's counters line already says why
     }

@@ -3,20 +3,26 @@ using Comparator.Measuring;
 namespace Comparator.Running;
 
 /// <summary>
-/// Whether a run counts the CPU's instructions, decided once per process: asked (--counters, on by default)
-/// and possible here (<see cref="CounterAvailability.Probe"/>). The launcher opens the set on every target it
-/// starts, a service given by URL whose process is found gets them attached, and the run records the line.
+/// Whether a run counts the CPU's instructions: asked (--counters, on by default) and possible here
+/// (<see cref="CounterAvailability.Probe"/>, probed once per process when the options are built). The launcher
+/// opens <paramref name="Set"/> on every target it starts, a service given by URL whose process is found gets
+/// them attached, and the run records <paramref name="Line"/>.
 /// </summary>
-public static class CpuCounting
+/// <param name="Set">the events to count; null: none</param>
+/// <param name="Line">what is counted, or which obstacle stops it and how to remove it</param>
+public sealed record CpuCounting(CounterSet? Set, string Line)
 {
     private static readonly Lazy<CounterAvailability> Probed = new(CounterAvailability.Probe);
 
-    /// <summary>The events to count (null: none) and the one line that says what is counted, or which obstacle stops it and how to remove it.</summary>
-    public static (CounterSet? Set, string Line) Resolve(bool asked)
+    /// <summary>Nothing counted, as --counters off asks.</summary>
+    public static CpuCounting Off => new(null, CounterAvailability.Off.Line);
+
+    /// <summary>The machine asked, once: what it can count where counting is asked.</summary>
+    public static CpuCounting Resolve(bool asked)
     {
-        if (!asked) return (null, CounterAvailability.Off.Line);
+        if (!asked) return Off;
         var probe = Probed.Value;
-        return (probe.Available ? CounterSet.Hardware : null, probe.Line);
+        return new(probe.Available ? CounterSet.Hardware : null, probe.Line);
     }
 
     /// <summary>What a service given by URL misses when its counters are attached to its running process rather than opened at its start.</summary>
