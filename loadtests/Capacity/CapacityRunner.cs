@@ -90,7 +90,7 @@ public sealed class CapacityRunner
     {
         var (window, launches) = (_options.Window, _options.Judging.Launches);
         var pid = target.Running?.ProcessId ?? target.Plan.ExternalPid;
-        var participant = new[] { new CellParticipant(request, pid, target.Cpu) };
+        var participant = new[] { new CellParticipant(request, pid, target.CpuCounters) };
         var concurrency = cell.Id.Key.Concurrency;
         var label = $"{target.Plan.Name} {cell.Label}" + (launches > 1 ? $" launch {launch + 1}/{launches}" : "");
         var oneWindow = new RepeatRule(1, 1, window.Rounds.Precision);

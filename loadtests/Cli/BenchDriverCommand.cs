@@ -53,7 +53,7 @@ public static class BenchDriverCommand
         options.Cells.Pin?.PinThisProcess();
         using var stop = new StopSignals("bench-driver", "stopping");
         var (report, directory) = await JournaledRun.MeasureAsync(options.Output.OutDirectory,
-            journal => new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Cells.Pin?.ServerCpus, counters: options.Window.CpuCounting.Set), new LineProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal));
+            journal => new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Cells.Pin?.ServerCpus, cpuCounters: options.Window.CpuCounting.Set), new LineProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal));
         var run = report.Run;
 
         Console.WriteLine();

@@ -44,7 +44,7 @@ public static class CalibrateCommand
         using var stop = new StopSignals("calibrate", "stopping; what was measured will be written, marked partial");
         var drivers = DriverCatalog.Create(options.Cells.Drivers, options.Cells.Pin?.DriverCpus);
         options.Cells.Pin?.PinThisProcess();
-        var launcher = new TargetLauncher(layout, cpuList: options.Cells.Pin?.ServerCpus, ports: options.Targets.Ports, counters: options.Window.CpuCounting.Set);
+        var launcher = new TargetLauncher(layout, cpuList: options.Cells.Pin?.ServerCpus, ports: options.Targets.Ports, cpuCounters: options.Window.CpuCounting.Set);
         foreach (var missing in options.Targets.Unavailable) Console.WriteLine($"not calibrated: {missing.Name}: {missing.UnavailableReason}");
 
         var claimed = 0;

@@ -112,7 +112,7 @@ public static class CapacityCommand
         progress.Message($"capacity: {cells.PerTarget} cell(s) x {targets.Plans.Count} target(s) x {options.Judging.Launches} launch(es), objectives {string.Join(", ", options.ObjectiveTexts)}, " +
                          $"precision {options.Precision * 100:0.#}%, steps of {options.StepWarmup.TotalSeconds:0.#} + {options.Step.TotalSeconds:0.#} s");
         var directory = OutputFiles.CreateNewDirectory(output.OutDirectory, "capacity-", DateTimeOffset.UtcNow);
-        var launcher = new TargetLauncher(layout, cpuList: cells.Pin?.ServerCpus, ports: targets.Ports, counters: options.Window.CpuCounting.Set);
+        var launcher = new TargetLauncher(layout, cpuList: cells.Pin?.ServerCpus, ports: targets.Ports, cpuCounters: options.Window.CpuCounting.Set);
         var result = await new CapacityRunner(options, driver, launcher, progress).RunAsync(stop.Token);
         CapacityReport.WriteInto(result, directory);
 

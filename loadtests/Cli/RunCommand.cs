@@ -123,7 +123,7 @@ public static class RunCommand
         if (judging.Rule.Design is Statistics.SequentialDesign first && judging.BudgetSeconds < first.FirstLook * options.LaunchLoadSeconds(options.CellsPerLaunch))
             progress.Message($"run: warning: --budget {judging.BudgetSeconds:0}s buys fewer than {first.FirstLook} launches of every cell " +
                              $"({options.LaunchLoadSeconds(options.CellsPerLaunch):0} s each), and the rule first judges at {first.FirstLook}: no cell will be settled");
-        var launcher = new TargetLauncher(layout, cpuList: cells.Pin?.ServerCpus, ports: options.Targets.Ports, counters: options.Window.CpuCounting.Set);
+        var launcher = new TargetLauncher(layout, cpuList: cells.Pin?.ServerCpus, ports: options.Targets.Ports, cpuCounters: options.Window.CpuCounting.Set);
         var (report, directory) = await JournaledRun.MeasureAsync(options.Output.OutDirectory, async (journal, runDirectory) =>
         {
             Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p, Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal);

@@ -23,18 +23,18 @@ public sealed record CounterEvent(string Name, uint Type, ulong Config, bool Use
 }
 
 /// <summary>Which events a target's counters count: the CPU's (instructions first), or the task clock alone where a test needs no PMU.</summary>
-public sealed record CounterSet(IReadOnlyList<CounterEvent> Events)
+public sealed record CpuCounterSet(IReadOnlyList<CounterEvent> Events)
 {
     /// <summary>Instructions (user and kernel apart), cycles, branch and cache misses: what a cost gap is made of.</summary>
-    public static readonly CounterSet Hardware = new(new[]
+    public static readonly CpuCounterSet Hardware = new(new[]
     {
         CounterEvent.InstructionsUser, CounterEvent.InstructionsKernel, CounterEvent.Cycles, CounterEvent.BranchMisses, CounterEvent.CacheMisses,
     });
 
-    public static readonly CounterSet TaskClockOnly = new(new[] { CounterEvent.TaskClock });
+    public static readonly CpuCounterSet TaskClockOnly = new(new[] { CounterEvent.TaskClock });
 
     /// <summary>The driver's side: its instructions alone, one counter per thread of the comparator's process.</summary>
-    public static readonly CounterSet Driver = new(new[] { CounterEvent.DriverInstructions });
+    public static readonly CpuCounterSet Driver = new(new[] { CounterEvent.DriverInstructions });
 }
 
 /// <summary>A counter's three values as read: its count, and how long it was enabled and actually on the PMU (less when multiplexed).</summary>
@@ -91,10 +91,10 @@ public sealed class CpuCounters : IDisposable
     public IReadOnlyList<string> Counted => _fds.Select(f => f.Event.Name).Distinct().ToList();
 
     /// <summary>Counts every thread the (stopped, single-threaded) process will ever have: call before it runs on.</summary>
-    public static CpuCounters OpenAtStart(int pid, CounterSet set) => Open(new[] { pid }, set);
+    public static CpuCounters OpenAtStart(int pid, CpuCounterSet set) => Open(new[] { pid }, set);
 
     /// <summary>Counts a running process from now: every thread alive and every thread they start.</summary>
-    public static CpuCounters Attach(int pid, CounterSet set)
+    public static CpuCounters Attach(int pid, CpuCounterSet set)
     {
         var threads = Directory.Exists($"/proc/{pid}/task")
             ? Directory.EnumerateDirectories($"/proc/{pid}/task").Select(d => int.TryParse(Path.GetFileName(d), out var t) ? t : 0).Where(t => t > 0).ToList()
@@ -103,7 +103,7 @@ public sealed class CpuCounters : IDisposable
         return Open(threads, set);
     }
 
-    private static CpuCounters Open(IReadOnlyList<int> threads, CounterSet set)
+    private static CpuCounters Open(IReadOnlyList<int> threads, CpuCounterSet set)
     {
         var fds = new List<(CounterEvent, int)>();
         var notCounted = new List<string>();

@@ -39,7 +39,7 @@ public static class ProfilePass
         var allotment = grid.Allotments[0];
         var driver = drivers[0];
         var cells = plan.Cells.Where(c => c.Id.Rate is null && c.Driver == driver && c.Cores == allotment).ToList();
-        var launcher = new TargetLauncher(layout, cpuList: grid.Pin?.ServerCpus, ports: targets.Ports, counters: window.CpuCounting.Set, environment: ProfileEnvironment.Variables());
+        var launcher = new TargetLauncher(layout, cpuList: grid.Pin?.ServerCpus, ports: targets.Ports, cpuCounters: window.CpuCounting.Set, environment: ProfileEnvironment.Variables());
         // The pass's own record: its targets' starts and checks are not the run's (the measured run's are in its journal).
         var judging = JudgingPlan.OneLaunch;
         var record = RunRecord.Begin(RunSpecMapping.Start(targets, grid, window, judging, plan, drivers, DateTimeOffset.UtcNow), journal: null);
@@ -100,12 +100,12 @@ public static class ProfilePass
     {
         using (load)
         {
-            await measurer.WarmAsync(load, target.Counters, cold, cancellationToken);
+            await measurer.WarmAsync(load, target.RuntimeCounters, cold, cancellationToken);
             using var recording = await sampler.StartAsync(pid, data, cancellationToken);
             var cpuBefore = ProcessSampler.CpuSeconds(pid);
-            var countsBefore = target.Cpu?.Read();
+            var countsBefore = target.CpuCounters?.Read();
             var window = await load.RunAsync(duration, cancellationToken);
-            var countsAfter = target.Cpu?.Read();
+            var countsAfter = target.CpuCounters?.Read();
             var cpuAfter = ProcessSampler.CpuSeconds(pid);
             var failure = await recording.StopAsync();
             var served = window.Requests - window.Failed;

@@ -13,7 +13,7 @@ namespace Comparator.Running;
 /// figures), the CPU's counters of that process (null where not counted), and its runtime's counter session
 /// (.NET targets: the warm-up waits on it until the JIT stops compiling).
 /// </summary>
-public sealed record CellParticipant(LoadRequest Request, int? ServerPid, CpuCounters? Counters = null, RuntimeCounterSession? Runtime = null);
+public sealed record CellParticipant(LoadRequest Request, int? ServerPid, CpuCounters? CpuCounters = null, RuntimeCounterSession? RuntimeCounters = null);
 
 /// <summary>
 /// Measures one cell: a discarded warm-up, then the repeats (as many as <see cref="RepeatRule"/> asks), each with the server's CPU time taken
@@ -57,7 +57,7 @@ public sealed class CellMeasurer
                 for (var t = 0; t < sessions.Count && !cancellationToken.IsCancellationRequested; t++)
                 {
                     await Run(sessions[t], warmup);
-                    steady.Add(await WarmUntilSteadyAsync(d => Run(sessions[t], d), participants[t].Runtime, cancellationToken));
+                    steady.Add(await WarmUntilSteadyAsync(d => Run(sessions[t], d), participants[t].RuntimeCounters, cancellationToken));
                 }
 
             // Rounds until the rule is satisfied: every target within the precision, or the cap.
@@ -157,10 +157,10 @@ public sealed class CellMeasurer
         var serverCpuBefore = serverPid is int p ? ProcessSampler.CpuSeconds(p) : null;
         var machineBefore = ProcessSampler.MachineTimes();
         var switchesBefore = serverPid is int t0 ? ProcessSampler.ThreadSwitches(t0) : null;
-        var countsBefore = participant.Counters?.Read();
+        var countsBefore = participant.CpuCounters?.Read();
         var window = await run(_window.Duration);
         if (cancellationToken.IsCancellationRequested) return null;
-        var countsAfter = participant.Counters?.Read();
+        var countsAfter = participant.CpuCounters?.Read();
         var driverAfter = driver?.Read();
         var machineAfter = ProcessSampler.MachineTimes();
         var serverCpuAfter = serverPid is int q ? ProcessSampler.CpuSeconds(q) : null;
@@ -182,7 +182,7 @@ public sealed class CellMeasurer
 
     private CpuCounters? AttachDriver()
     {
-        if (_window.DriverCpuCounters is not CounterSet set) return null;
+        if (_window.DriverCpuCounters is not CpuCounterSet set) return null;
         try { return CpuCounters.Attach(Environment.ProcessId, set); }
         catch (CounterException) { return null; } // the run's counters line already says why
     }

@@ -10,7 +10,7 @@ namespace Comparator.Running;
 /// </summary>
 /// <param name="Set">the events to count; null: none</param>
 /// <param name="Line">what is counted, or which obstacle stops it and how to remove it</param>
-public sealed record CpuCounting(CounterSet? Set, string Line)
+public sealed record CpuCounting(CpuCounterSet? Set, string Line)
 {
     private static readonly Lazy<CounterAvailability> Probed = new(CounterAvailability.Probe);
 
@@ -22,7 +22,7 @@ public sealed record CpuCounting(CounterSet? Set, string Line)
     {
         if (!asked) return Off;
         var probe = Probed.Value;
-        return new(probe.Available ? CounterSet.Hardware : null, probe.Line);
+        return new(probe.Available ? CpuCounterSet.Hardware : null, probe.Line);
     }
 
     /// <summary>What a service given by URL misses when its counters are attached to its running process rather than opened at its start.</summary>
@@ -30,7 +30,7 @@ public sealed record CpuCounting(CounterSet? Set, string Line)
                                        "(a thread started in the instant of attaching is missed; a process the service forwards to is not counted)";
 
     /// <summary>The counters of a service given by URL whose process was found: attached now; null with why when they cannot be.</summary>
-    public static (CpuCounters? Counters, string Note) AttachExternal(int? pid, CounterSet? set)
+    public static (CpuCounters? CpuCounters, string Note) AttachExternal(int? pid, CpuCounterSet? set)
     {
         if (set is null) return (null, "not counted");
         if (pid is not int p) return (null, "not counted: no process of the service was found listening on its loopback port");

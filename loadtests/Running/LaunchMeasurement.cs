@@ -66,7 +66,7 @@ public static class LaunchMeasurement
             var names = participants.Select(p => p.Target.Plan.Name).ToList();
             var measurer = new CellMeasurer(driver, run.Window);
             var repeats = await measurer.MeasureInterleavedAsync(
-                participants.Select(p => new CellParticipant(p.Request, p.Target.Running?.ProcessId ?? p.Target.Plan.ExternalPid, p.Target.Cpu, p.Target.Counters)).ToList(), concurrency, cancellationToken, cold,
+                participants.Select(p => new CellParticipant(p.Request, p.Target.Running?.ProcessId ?? p.Target.Plan.ExternalPid, p.Target.CpuCounters, p.Target.RuntimeCounters)).ToList(), concurrency, cancellationToken, cold,
                 // A round's CV within the launch only means something when the launch has several rounds.
                 run.Window.Rounds.MaxRepeat < 2 ? null : rounds => run.Progress.RoundFinished(label, rounds[0].Count, string.Join(", ", rounds.Select((r, i) =>
                     string.Create(CultureInfo.InvariantCulture, $"{names[i]} cv {100 * Spread.CoefficientOfVariation(r.Select(m => m.RequestsPerSecond).ToList()):0.0}%")))), rate);
@@ -75,7 +75,7 @@ public static class LaunchMeasurement
             for (var i = 0; i < participants.Count; i++)
             {
                 var key = record.Key(participants[i].Target.Plan.Name, planned.Id);
-                var counted = await TargetCounters.WithCountersAsync(participants[i].Target.Counters, repeats[i], cancellationToken);
+                var counted = await TargetRuntimeCounters.WithRuntimeCountersAsync(participants[i].Target.RuntimeCounters, repeats[i], cancellationToken);
                 var tagged = counted.Select((m, round) => m with { Launch = launch, Round = round }).ToList();
                 foreach (var window in tagged) record.Window(key, window);
                 run.Progress.CellFinished($"{participants[i].Target.Plan.Name} {label}{launchText}",

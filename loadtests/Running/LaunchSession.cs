@@ -22,9 +22,10 @@ public sealed record RunContext(TargetSet Targets, CellGrid Cells, WindowSetting
 }
 
 /// <summary>A target that started (or was given by URL) and passed verification; a started .NET target has its counter session.</summary>
-/// <param name="Cpu">the CPU's counters of its process: opened at its start by the launcher, or attached to a service given by URL; null where not counted</param>
-/// <param name="OwnsCpu">whether this launch attached <paramref name="Cpu"/> (and closes it), rather than the launcher</param>
-public sealed record ActiveTarget(TargetPlan Plan, IStartedTarget? Running, Uri BaseUrl, RuntimeCounterSession? Counters = null, CpuCounters? Cpu = null, bool OwnsCpu = false);
+/// <param name="CpuCounters">the CPU's counters of its process: opened at its start by the launcher, or attached to a service given by URL; null where not counted</param>
+/// <param name="OwnsCpuCounters">whether this launch attached <paramref name="CpuCounters"/> (and closes them), rather than the launcher</param>
+public sealed record ActiveTarget(TargetPlan Plan, IStartedTarget? Running, Uri BaseUrl, RuntimeCounterSession? RuntimeCounters = null, CpuCounters? CpuCounters = null,
+    bool OwnsCpuCounters = false);
 
 /// <summary>
 /// One launch under one allotment of cores: every target started afresh and verified (a failure is recorded
@@ -92,8 +93,8 @@ public sealed class LaunchSession : IAsyncDisposable
         var (running, baseUrl) = (started.Running, started.BaseUrl!);
         if (!_first && running is null)
         {
-            var attached = CpuCounting.AttachExternal(plan.ExternalPid, _run.Window.CpuCounting.Set).Counters;
-            return new ActiveTarget(plan, running, baseUrl, Cpu: attached, OwnsCpu: attached is not null);
+            var attached = CpuCounting.AttachExternal(plan.ExternalPid, _run.Window.CpuCounting.Set).CpuCounters;
+            return new ActiveTarget(plan, running, baseUrl, CpuCounters: attached, OwnsCpuCounters: attached is not null);
         }
         if (_first && started.Checks.Count > 0) _run.Record.AddChecks(started.Checks);
         if (started.Failure is string reason)
@@ -102,14 +103,14 @@ public sealed class LaunchSession : IAsyncDisposable
             await started.DisposeAsync();
             return null;
         }
-        var (counters, countersNote) = TargetCounters.For(plan, running);
+        var (runtimeCounters, runtimeNote) = TargetRuntimeCounters.For(plan, running);
         var set = _run.Window.CpuCounting.Set;
         var (cpu, cpuNote) = running is not null
-            ? (running.Counters, set is null ? null : running.CountersNote ?? "not counted: the launcher opened no counters on it")
+            ? (running.CpuCounters, set is null ? null : running.CpuCountersNote ?? "not counted: the launcher opened no counters on it")
             : CpuCounting.AttachExternal(plan.ExternalPid, set);
         if (set is null) cpuNote = null; // the run's one line says why nothing is counted
-        if (_first) _run.Record.Target(Info(plan, baseUrl.ToString().TrimEnd('/'), null) with { TcpNoDelay = running?.TcpNoDelay, RuntimeCounters = countersNote, CpuCounters = cpuNote });
-        return new ActiveTarget(plan, running, baseUrl, counters, cpu, OwnsCpu: running is null && cpu is not null);
+        if (_first) _run.Record.Target(Info(plan, baseUrl.ToString().TrimEnd('/'), null) with { TcpNoDelay = running?.TcpNoDelay, RuntimeCounters = runtimeNote, CpuCounters = cpuNote });
+        return new ActiveTarget(plan, running, baseUrl, runtimeCounters, cpu, OwnsCpuCounters: running is null && cpu is not null);
     }
 
     /// <summary>
@@ -154,8 +155,8 @@ public sealed class LaunchSession : IAsyncDisposable
 
     private static async Task StopAsync(ActiveTarget target)
     {
-        if (target.OwnsCpu) target.Cpu?.Dispose();
-        if (target.Counters is not null) await target.Counters.DisposeAsync();
+        if (target.OwnsCpuCounters) target.CpuCounters?.Dispose();
+        if (target.RuntimeCounters is not null) await target.RuntimeCounters.DisposeAsync();
         if (target.Running is not null) await target.Running.DisposeAsync();
     }
 

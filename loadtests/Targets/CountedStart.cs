@@ -40,7 +40,7 @@ internal static class CountedStart
     /// Once the wrapped process has stopped itself: opens its counters and lets it run on. Never leaves
     /// it stopped: a counter that cannot open is a note, and the target runs uncounted.
     /// </summary>
-    public static async Task<(CpuCounters? Counters, string? Note)> OpenAndContinueAsync(Process process, CounterSet set, CancellationToken cancellationToken)
+    public static async Task<(CpuCounters? CpuCounters, string? Note)> OpenAndContinueAsync(Process process, CpuCounterSet set, CancellationToken cancellationToken)
     {
         try
         {

@@ -49,7 +49,7 @@ public static class HistoryStudy
             };
             options = options with { Targets = options.Targets.Only(new[] { new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null), new TargetPlan("spinning", spinning, null) }, "kestrel") };
             var drivers = DriverCatalog.Create(options.Cells.Drivers, options.Cells.Pin?.DriverCpus);
-            var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Cells.Pin?.ServerCpus, counters: options.Window.CpuCounting.Set),
+            var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Cells.Pin?.ServerCpus, cpuCounters: options.Window.CpuCounting.Set),
                 new Program.QuietProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(CancellationToken.None);
             var directory = RunDirectory.Write(run, Path.Combine(outDirectory, series));
             var cell = run.Cells.First(c => c.Key.Target == "spinning" && c.Key.Rate is null).Summary;

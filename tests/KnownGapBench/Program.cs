@@ -42,7 +42,7 @@ public static class Program
             };
             options = options with { Targets = options.Targets.Only(new[] { new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null), new TargetPlan("spin", spinning, null) }, "kestrel") };
             var drivers = DriverCatalog.Create(options.Cells.Drivers, options.Cells.Pin?.DriverCpus);
-            var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Cells.Pin?.ServerCpus, counters: options.Window.CpuCounting.Set), new QuietProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(CancellationToken.None);
+            var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Cells.Pin?.ServerCpus, cpuCounters: options.Window.CpuCounting.Set), new QuietProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(CancellationToken.None);
             var rps = run.Judged().Single();
             var cpu = run.JudgedAtRate().Single(v => v.Metric == CellVerdict.ServerCpu);
             double? Cpu(string target) => run.Cells.FirstOrDefault(c => c.Key.Target == target && c.Key.Rate is not null)?.Summary?.ServerCpuUsPerRequest;

@@ -58,10 +58,10 @@ public sealed class CpuCountersTests
     public async Task Threads_born_after_the_counters_opened_are_counted_in_full_from_the_targets_start()
     {
         Assert.True(OperatingSystem.IsLinux(), "perf_event_open is Linux's");
-        await using var target = await new TargetLauncher(BuildLayout.Discover(), counters: CounterSet.TaskClockOnly).StartAsync(ThreadSpinner(), new ServiceSwitches(false));
-        Assert.True(target.Counters is not null, $"the counters did not open at the start: {target.CountersNote}");
+        await using var target = await new TargetLauncher(BuildLayout.Discover(), cpuCounters: CpuCounterSet.TaskClockOnly).StartAsync(ThreadSpinner(), new ServiceSwitches(false));
+        Assert.True(target.CpuCounters is not null, $"the counters did not open at the start: {target.CpuCountersNote}");
 
-        var counted = await DeltaAsync(target.Counters!, () => LoadAsync(target.BaseUrl), CounterEvent.TaskClock.Name);
+        var counted = await DeltaAsync(target.CpuCounters!, () => LoadAsync(target.BaseUrl), CounterEvent.TaskClock.Name);
 
         var spun = Requests * SpinMicroseconds * 1000.0;
         _output.WriteLine($"task clock over {Requests} requests: {counted / 1e6:0.0} ms; the new threads alone spun {spun / 1e6:0.0} ms");
@@ -72,7 +72,7 @@ public sealed class CpuCountersTests
     public async Task Counters_attached_to_a_running_process_count_the_threads_it_starts_afterwards()
     {
         await using var target = await new TargetLauncher(BuildLayout.Discover()).StartAsync(ThreadSpinner(), new ServiceSwitches(false));
-        using var attached = CpuCounters.Attach(target.ProcessId, CounterSet.TaskClockOnly);
+        using var attached = CpuCounters.Attach(target.ProcessId, CpuCounterSet.TaskClockOnly);
 
         var counted = await DeltaAsync(attached, () => LoadAsync(target.BaseUrl), CounterEvent.TaskClock.Name);
 
@@ -93,10 +93,10 @@ public sealed class CpuCountersTests
             Assert.Matches("no hardware counters|perf_event_paranoid|not read on|no perf_event_open", probe.Line);
             return;
         }
-        await using var target = await new TargetLauncher(BuildLayout.Discover(), counters: CounterSet.Hardware).StartAsync(ThreadSpinner(), new ServiceSwitches(false));
-        Assert.True(target.Counters is not null, $"the counters did not open at the start: {target.CountersNote}");
+        await using var target = await new TargetLauncher(BuildLayout.Discover(), cpuCounters: CpuCounterSet.Hardware).StartAsync(ThreadSpinner(), new ServiceSwitches(false));
+        Assert.True(target.CpuCounters is not null, $"the counters did not open at the start: {target.CpuCountersNote}");
 
-        var instructions = await DeltaAsync(target.Counters!, () => LoadAsync(target.BaseUrl), CounterEvent.InstructionsUser.Name);
+        var instructions = await DeltaAsync(target.CpuCounters!, () => LoadAsync(target.BaseUrl), CounterEvent.InstructionsUser.Name);
 
         // 5 ms of a loop of multiply-adds (a thousand between clock reads) retires far more than 500,000 user instructions on any CPU of this century.
         var floor = Requests * SpinMicroseconds * 100.0;
