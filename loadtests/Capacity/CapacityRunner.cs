@@ -55,7 +55,7 @@ public sealed class CapacityRunner
                     await using var session = new LaunchSession(context, launch, first: launch == 0 && place == 0, allotment);
                     await session.StartAsync(order, cancellationToken);
                     var cold = session.Active.ToDictionary(t => t.Plan.Name, _ => true);
-                    foreach (var cell in plan.Cells.Where(c => c.Id.Key.Cores == allotment.Label))
+                    foreach (var cell in plan.Cells.Where(c => c.Plan.Key.Cores == allotment.Label))
                     foreach (var target in session.Active)
                     {
                         if (cancellationToken.IsCancellationRequested) break;
@@ -68,7 +68,7 @@ public sealed class CapacityRunner
                         var search = await SearchAsync(cell, target, request, launch, cold[target.Plan.Name], cancellationToken);
                         cold[target.Plan.Name] = false;
                         if (search is null) continue;
-                        var key = record.Key(target.Plan.Name, cell.Id);
+                        var key = record.Key(target.Plan.Name, cell.Plan);
                         (searches.TryGetValue(key, out var list) ? list : searches[key] = new List<CapacitySearchRecord>()).Add(search);
                     }
                 }
@@ -91,7 +91,7 @@ public sealed class CapacityRunner
         var (window, launches) = (_options.Window, _options.Judging.Launches);
         var pid = target.Running?.ProcessId ?? target.Plan.ExternalPid;
         var participant = new[] { new CellParticipant(request, pid, target.CpuCounters) };
-        var concurrency = cell.Id.Key.Concurrency;
+        var concurrency = cell.Plan.Key.Concurrency;
         var label = $"{target.Plan.Name} {cell.Label}" + (launches > 1 ? $" launch {launch + 1}/{launches}" : "");
         var oneWindow = new RepeatRule(1, 1, window.Rounds.Precision);
         var closedLoop = new CellMeasurer(_driver, window with { Duration = _options.Step, Rounds = oneWindow });

@@ -38,7 +38,7 @@ public static class ProfilePass
         var plan = new RunPlan(grid, drivers);
         var allotment = grid.Allotments[0];
         var driver = drivers[0];
-        var cells = plan.Cells.Where(c => c.Id.Rate is null && c.Driver == driver && c.Cores == allotment).ToList();
+        var cells = plan.Cells.Where(c => c.Plan.Rate is null && c.Driver == driver && c.Cores == allotment).ToList();
         var launcher = new TargetLauncher(layout, cpuList: grid.Pin?.ServerCpus, ports: targets.Ports, cpuCounters: window.CpuCounting.Set, environment: ProfileEnvironment.Variables());
         // The pass's own record: its targets' starts and checks are not the run's (the measured run's are in its journal).
         var judging = JudgingPlan.OneLaunch;
@@ -58,21 +58,21 @@ public static class ProfilePass
             foreach (var missing in targets.Plans.Where(t => session.Active.All(a => a.Plan.Name != t.Name)))
             {
                 var why = record.Targets.FirstOrDefault(t => t.Name == missing.Name)?.NotMeasuredReason ?? "it did not start";
-                result.AddRange(cells.Select(c => new ProfiledCell(c.Id.For(missing.Name, null), $"not profiled: {why}")));
+                result.AddRange(cells.Select(c => new ProfiledCell(c.Plan.For(missing.Name, null), $"not profiled: {why}")));
             }
             var measurer = new CellMeasurer(driver, window);
             for (var i = 0; i < cells.Count && !cancellationToken.IsCancellationRequested; i++)
                 foreach (var target in session.Active)
                 {
                     if (cancellationToken.IsCancellationRequested) break;
-                    var key = cells[i].Id.For(target.Plan.Name, null);
+                    var key = cells[i].Plan.For(target.Plan.Name, null);
                     if (target.Running?.ProcessId is not int pid)
                     {
                         result.Add(new ProfiledCell(key, "not profiled: a service given by URL was not started by the comparator, so its runtime's JIT map could not be switched on"));
                         continue;
                     }
                     progress.Message($"profile: {target.Plan.Name} {cells[i].Label}");
-                    var data = Path.Combine(folder, FileStem(key, cells[i].Id.SizeLabel) + ".perf.data");
+                    var data = Path.Combine(folder, FileStem(key, cells[i].Plan.SizeLabel) + ".perf.data");
                     sampled.Add((await SampleAsync(sampler, measurer, driver.Open(session.RequestFor(cells[i], target), key.Concurrency, window.KeepAlive, window.RequestTimeout),
                         target, key, pid, data, cold: i == 0, settings.Duration, cancellationToken), pid, data));
                 }
@@ -86,7 +86,7 @@ public static class ProfilePass
             File.Delete(data);
         }
         foreach (var pid in sampled.Select(s => s.Pid).Distinct()) ProfileEnvironment.RemoveMaps(pid);
-        var order = cells.Select(c => c.Id.Key).ToList();
+        var order = cells.Select(c => c.Plan.Key).ToList();
         return new ProfileResult(description, null, settings.LayersFile, settings.Layers,
             result.OrderBy(c => order.IndexOf(c.Key with { Target = CellKey.AnyTarget })).ThenBy(c => targets.Plans.ToList().FindIndex(t => t.Name == c.Key.Target)).ToList())
         {

@@ -26,18 +26,18 @@ public static class LaunchMeasurement
     {
         var record = run.Record;
         var cold = true;
-        foreach (var planned in run.Plan.Cells.Where(c => pending.Contains(c.Id)))
+        foreach (var planned in run.Plan.Cells.Where(c => pending.Contains(c.Plan)))
         {
             var active = session.Active;
             if (cancellationToken.IsCancellationRequested || active.Count == 0) break;
-            var (concurrency, driver) = (planned.Id.Key.Concurrency, planned.Driver);
-            var rate = record.RateOf(planned.Id);
+            var (concurrency, driver) = (planned.Plan.Key.Concurrency, planned.Driver);
+            var rate = record.RateOf(planned.Plan);
             var label = planned.Label + (rate is double asked ? string.Create(CultureInfo.InvariantCulture, $" @{asked:0}/s") : "");
-            if (planned.Id.Rate is not null && rate is null)
+            if (planned.Plan.Rate is not null && rate is null)
             {
                 foreach (var target in active)
-                    record.Missed(record.Key(target.Plan.Name, planned.Id),
-                        $"{planned.Id.Rate.Describe()}: the closed-loop cell measured no capacity on every target in the first launch", CellFlags.NotMeasured);
+                    record.Missed(record.Key(target.Plan.Name, planned.Plan),
+                        $"{planned.Plan.Rate.Describe()}: the closed-loop cell measured no capacity on every target in the first launch", CellFlags.NotMeasured);
                 count.Done += active.Count;
                 continue;
             }
@@ -45,7 +45,7 @@ public static class LaunchMeasurement
             foreach (var target in active)
             {
                 var request = session.RequestFor(planned, target);
-                var key = record.Key(target.Plan.Name, planned.Id);
+                var key = record.Key(target.Plan.Name, planned.Plan);
                 if (driver.CannotMeasure(request, run.Window.KeepAlive) is string cannot)
                     record.Missed(key, $"{driver.Name}: {cannot}", CellFlags.NotApplicable);
                 else if (target.Running is { HasExited: true })
@@ -74,7 +74,7 @@ public static class LaunchMeasurement
             record.UnplannedLoad(measurer.SteadyLoadSeconds, participants.Count);
             for (var i = 0; i < participants.Count; i++)
             {
-                var key = record.Key(participants[i].Target.Plan.Name, planned.Id);
+                var key = record.Key(participants[i].Target.Plan.Name, planned.Plan);
                 var counted = await TargetRuntimeCounters.WithRuntimeCountersAsync(participants[i].Target.RuntimeCounters, repeats[i], cancellationToken);
                 var tagged = counted.Select((m, round) => m with { Launch = launch, Round = round }).ToList();
                 foreach (var window in tagged) record.Window(key, window);
@@ -82,8 +82,8 @@ public static class LaunchMeasurement
                     tagged.Count == 0 ? "not measured: " + RunAssembly.NoRepeat : Outcome(tagged, concurrency, run.Window.Rounds.Precision, rate));
             }
             // The first launch's closed-loop capacity sets every launch's share-of-capacity rates, so the cell's rate stays one.
-            if (planned.Id.Rate is null && launch == 0 && participants.Count == active.Count && repeats.All(r => r.Count > 0 && r.All(m => m.Failed == 0)))
-                record.Capacity(planned.Id.Key, repeats.Min(r => CellMeasurer.MedianRepeat(r).RequestsPerSecond));
+            if (planned.Plan.Rate is null && launch == 0 && participants.Count == active.Count && repeats.All(r => r.Count > 0 && r.All(m => m.Failed == 0)))
+                record.Capacity(planned.Plan.Key, repeats.Min(r => CellMeasurer.MedianRepeat(r).RequestsPerSecond));
         }
     }
 

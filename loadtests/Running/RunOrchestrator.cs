@@ -54,7 +54,7 @@ public sealed class RunOrchestrator
         var targets = _options.Targets.Plans.ToList();
         var design = _options.Judging.Rule.Design;
         // The cells still measured: all of them until the design's first look, then those not yet settled.
-        var pending = plan.Cells.Select(c => c.Id).ToHashSet();
+        var pending = plan.Cells.Select(c => c.Plan).ToHashSet();
         var count = new CellCount
         {
             Total = _options.CellsPerLaunch * (design is null ? _options.Judging.Launches : Math.Min(design.FirstLook, _options.Judging.Launches)),

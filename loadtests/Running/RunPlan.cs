@@ -17,12 +17,12 @@ public sealed record CellPlan(CellKey Key, string SizeLabel, RateSpec? Rate = nu
 }
 
 /// <summary>A cell to measure on every target: a contract endpoint at a size, or a scenario's operation; with what measures it.</summary>
-public sealed record PlannedCell(CellPlan Id, EndpointSpec? Contract, Operation? Operation, Payload Payload, ILoadDriver Driver, CoreAllotment Cores)
+public sealed record PlannedCell(CellPlan Plan, EndpointSpec? Contract, Operation? Operation, Payload Payload, ILoadDriver Driver, CoreAllotment Cores)
 {
     public bool HasSize => Contract?.SendsBody ?? Operation?.Size is not null;
 
     /// <summary>"echo-post 4KB c=100 socket": the cell in progress lines (the asked rate is added where known).</summary>
-    public string Label => $"{Id.Key.Endpoint}{(HasSize ? " " + Payload.Spec.Label : "")} c={Id.Key.Concurrency} {Driver.Name}";
+    public string Label => $"{Plan.Key.Endpoint}{(HasSize ? " " + Payload.Spec.Label : "")} c={Plan.Key.Concurrency} {Driver.Name}";
 }
 
 /// <summary>
@@ -78,7 +78,7 @@ public sealed class RunPlan
     {
         yield return closed;
         if (!closed.Driver.HoldsRate) yield break;
-        foreach (var rate in _grid.Rates) yield return closed with { Id = closed.Id with { Rate = rate } };
+        foreach (var rate in _grid.Rates) yield return closed with { Plan = closed.Plan with { Rate = rate } };
     }
 
     /// <summary>The body files an operation's requests send at this size, for the payload's source.</summary>

@@ -21,7 +21,7 @@ public static class RunSpecMapping
     /// <summary>The start from the groups a part reads (capacity, the profile pass): no profile pass of its own; <paramref name="label"/> what the user called it.</summary>
     public static RunStart Start(TargetSet targets, CellGrid cells, WindowSettings window, JudgingPlan judging, RunPlan plan, IReadOnlyList<ILoadDriver> drivers,
         DateTimeOffset startedAt, string? label = null) =>
-        new(RunResult.CurrentSchemaVersion, startedAt, Spec(targets, cells, window, judging, plan, drivers) with { Label = label }, plan.Cells.Select(c => c.Id).ToList(),
+        new(RunResult.CurrentSchemaVersion, startedAt, Spec(targets, cells, window, judging, plan, drivers) with { Label = label }, plan.Cells.Select(c => c.Plan).ToList(),
             targets.Plans.Select(t => new TargetRuntime(t.Name, t.Definition?.Runtime ?? "external")).ToList(),
             Environment.ProcessorCount, window.Rounds.Precision);
 
