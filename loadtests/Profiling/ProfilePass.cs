@@ -111,7 +111,7 @@ public static class ProfilePass
             var served = window.Requests - window.Failed;
             double? instructions = null;
             if (countsBefore is not null && countsAfter is not null && served > 0
-                && CounterWindow.Between(countsBefore, countsAfter).Counts is var counts
+                && CpuCounterWindow.Between(countsBefore, countsAfter).Counts is var counts
                 && counts.TryGetValue(Metrics.InstructionsUser.Id, out var user) && counts.TryGetValue(Metrics.InstructionsKernel.Id, out var kernel))
                 instructions = (user + kernel) / served;
             return new ProfiledCell(key, failure is null ? null : "not profiled: " + failure)

@@ -176,19 +176,19 @@ public sealed class CellMeasurer
         {
             WindowStartedAt = startedAt, Threads = threads,
         };
-        if (driverBefore is not null && driverAfter is not null) measurement = WithCounts(measurement, CounterWindow.Between(driverBefore, driverAfter));
-        return countsBefore is null || countsAfter is null ? measurement : WithCounts(measurement, CounterWindow.Between(countsBefore, countsAfter));
+        if (driverBefore is not null && driverAfter is not null) measurement = WithCounts(measurement, CpuCounterWindow.Between(driverBefore, driverAfter));
+        return countsBefore is null || countsAfter is null ? measurement : WithCounts(measurement, CpuCounterWindow.Between(countsBefore, countsAfter));
     }
 
     private CpuCounters? AttachDriver()
     {
         if (_window.DriverCpuCounters is not CpuCounterSet set) return null;
         try { return CpuCounters.Attach(Environment.ProcessId, set); }
-        catch (CounterException) { return null; } // the run's counters line already says why
+        catch (CpuCounterException) { return null; } // the run's counters line already says why
     }
 
     /// <summary>The CPU's counts of a window as its figures (each event's name is its figure's); a multiplexed window says its counts are scaled estimates.</summary>
-    public static Measurement WithCounts(Measurement measurement, CounterWindow counts)
+    public static Measurement WithCounts(Measurement measurement, CpuCounterWindow counts)
     {
         foreach (var metric in Metrics.StoredFigures)
             if (counts.Counts.TryGetValue(metric.Id, out var value)) measurement = measurement.With(metric, value);

@@ -4,7 +4,7 @@ namespace Comparator.Running;
 
 /// <summary>
 /// Whether a run counts the CPU's instructions: asked (--counters, on by default) and possible here
-/// (<see cref="CounterAvailability.Probe"/>, probed once per process when the options are built). The launcher
+/// (<see cref="CpuCounterAvailability.Probe"/>, probed once per process when the options are built). The launcher
 /// opens <paramref name="Set"/> on every target it starts, a service given by URL whose process is found gets
 /// them attached, and the run records <paramref name="Line"/>.
 /// </summary>
@@ -12,10 +12,10 @@ namespace Comparator.Running;
 /// <param name="Line">what is counted, or which obstacle stops it and how to remove it</param>
 public sealed record CpuCounting(CpuCounterSet? Set, string Line)
 {
-    private static readonly Lazy<CounterAvailability> Probed = new(CounterAvailability.Probe);
+    private static readonly Lazy<CpuCounterAvailability> Probed = new(CpuCounterAvailability.Probe);
 
     /// <summary>Nothing counted, as --counters off asks.</summary>
-    public static CpuCounting Off => new(null, CounterAvailability.Off.Line);
+    public static CpuCounting Off => new(null, CpuCounterAvailability.Off.Line);
 
     /// <summary>The machine asked, once: what it can count where counting is asked.</summary>
     public static CpuCounting Resolve(bool asked)
@@ -39,7 +39,7 @@ public sealed record CpuCounting(CpuCounterSet? Set, string Line)
             var counters = CpuCounters.Attach(p, set);
             return (counters, AttachedNote + (counters.NotCounted.Count > 0 ? "; not counted: " + string.Join("; ", counters.NotCounted) : ""));
         }
-        catch (CounterException e)
+        catch (CpuCounterException e)
         {
             return (null, "not counted: " + e.Message);
         }

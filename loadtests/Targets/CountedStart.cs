@@ -54,7 +54,7 @@ internal static class CountedStart
             var counters = CpuCounters.OpenAtStart(process.Id, set);
             return (counters, CountedNote + (counters.NotCounted.Count > 0 ? "; not counted: " + string.Join("; ", counters.NotCounted) : ""));
         }
-        catch (CounterException e)
+        catch (CpuCounterException e)
         {
             return (null, "not counted: " + e.Message);
         }

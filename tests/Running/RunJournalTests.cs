@@ -151,6 +151,6 @@ public sealed class RunJournalTests : IDisposable
         Assert.Equal(("def456", "abc123"), (options.Targets.RevisionOf("kestrel"), options.Targets.RevisionOf("httplistener")));
         Assert.Equal(spec.Machine.FingerprintOfFacts(), spec.Machine.Fingerprint);
         Assert.Equal(RunSpec.Duet, spec.Schedule);
-        Assert.Equal(Comparator.Measuring.CounterAvailability.Off.Line, spec.CpuCounters);
+        Assert.Equal(Comparator.Measuring.CpuCounterAvailability.Off.Line, spec.CpuCounters);
     }
 }
