@@ -1,5 +1,6 @@
 using Comparator.Contracts;
 using Comparator.Errors;
+using Comparator.Results;
 
 namespace Comparator.Running;
 
@@ -49,4 +50,18 @@ public sealed record CellGrid(
     public Validated<CellGrid> Validate() => Concurrency.Count == 0 || Drivers.Count == 0 || Allotments.Count == 0 || (Scenario is null && Endpoints.Count == 0)
         ? Validated<CellGrid>.Refused("run: no cell to measure: give at least one endpoint, connection count and driver")
         : Validated<CellGrid>.Valid(this);
+}
+
+/// <summary>A payload as the run uses it: its label and source for the results, its bytes for the driver.</summary>
+public sealed record Payload(PayloadSpec Spec, byte[] Bytes);
+
+/// <summary>
+/// A fixed-rate pass of every cell (open model): an absolute rate in requests/s, or a share of the
+/// lower closed-loop capacity of the compared targets in that cell (taken from the first launch).
+/// </summary>
+public sealed record RateSpec(double? PerSecond, double? ShareOfCapacity)
+{
+    public string Describe() => PerSecond is double r
+        ? r.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture) + " req/s"
+        : (ShareOfCapacity!.Value * 100).ToString("0.#", System.Globalization.CultureInfo.InvariantCulture) + "% of the lower closed-loop capacity of the compared targets";
 }

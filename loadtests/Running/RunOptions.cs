@@ -1,42 +1,4 @@
-using Comparator.Contracts;
-using Comparator.Results;
-using Comparator.Statistics;
-using Comparator.Targets;
-
 namespace Comparator.Running;
-
-/// <summary>A payload as the run uses it: its label and source for the results, its bytes for the driver.</summary>
-public sealed record Payload(PayloadSpec Spec, byte[] Bytes);
-
-/// <summary>Where a target comes from: started by us from the catalogue, or already running at a URL.</summary>
-/// <param name="ExternalPid">the process of an external service whose CPU is read (given, or found listening on its loopback port), or null</param>
-public sealed record TargetPlan(string Name, TargetDefinition? Definition, Uri? ExternalUrl, int? ExternalPid = null)
-{
-    public bool IsExternal => ExternalUrl is not null;
-
-    /// <summary>An https target's TLS as first negotiated ("TLS 1.3, TLS_AES_256_GCM_SHA384, certificate validated"); null over plain HTTP.</summary>
-    public string? Tls { get; init; }
-}
-
-/// <summary>
-/// A fixed-rate pass of every cell (open model): an absolute rate in requests/s, or a share of the
-/// lower closed-loop capacity of the compared targets in that cell (taken from the first launch).
-/// </summary>
-public sealed record RateSpec(double? PerSecond, double? ShareOfCapacity)
-{
-    public string Describe() => PerSecond is double r
-        ? r.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture) + " req/s"
-        : (ShareOfCapacity!.Value * 100).ToString("0.#", System.Globalization.CultureInfo.InvariantCulture) + "% of the lower closed-loop capacity of the compared targets";
-}
-
-/// <summary>
-/// What a profile pass samples: each target under each closed-loop cell's load for <paramref name="Duration"/>, its frames read by
-/// <paramref name="Layers"/> (a user's --layers file, then the project's profile-layers.json), with perf at <paramref name="Perf"/> (null: on PATH).
-/// </summary>
-public sealed record ProfileSettings(TimeSpan Duration, IReadOnlyList<LayerRule> Layers, string LayersFile, string? Perf)
-{
-    public static readonly TimeSpan DefaultDuration = TimeSpan.FromSeconds(5);
-}
 
 /// <summary>
 /// Everything `run` was asked to do, validated, in the groups its parts read: the targets, the cells, the windows,

@@ -1,4 +1,5 @@
 using Comparator.Errors;
+using Comparator.Results;
 
 namespace Comparator.Running;
 
@@ -17,4 +18,13 @@ public sealed record RunOutput(string OutDirectory, string? Label = null, Profil
         string.IsNullOrWhiteSpace(OutDirectory) ? Validated<RunOutput>.Refused("run: --out needs a directory")
         : Label is not null && Label.Trim().Length == 0 ? Validated<RunOutput>.Refused("run: --label needs a text, not an empty one")
         : Validated<RunOutput>.Valid(this);
+}
+
+/// <summary>
+/// What a profile pass samples: each target under each closed-loop cell's load for <paramref name="Duration"/>, its frames read by
+/// <paramref name="Layers"/> (a user's --layers file, then the project's profile-layers.json), with perf at <paramref name="Perf"/> (null: on PATH).
+/// </summary>
+public sealed record ProfileSettings(TimeSpan Duration, IReadOnlyList<LayerRule> Layers, string LayersFile, string? Perf)
+{
+    public static readonly TimeSpan DefaultDuration = TimeSpan.FromSeconds(5);
 }

@@ -45,3 +45,13 @@ public sealed record TargetSet(
         return Validated<TargetSet>.Valid(this);
     }
 }
+
+/// <summary>Where a target comes from: started by us from the catalogue, or already running at a URL.</summary>
+/// <param name="ExternalPid">the process of an external service whose CPU is read (given, or found listening on its loopback port), or null</param>
+public sealed record TargetPlan(string Name, TargetDefinition? Definition, Uri? ExternalUrl, int? ExternalPid = null)
+{
+    public bool IsExternal => ExternalUrl is not null;
+
+    /// <summary>An https target's TLS as first negotiated ("TLS 1.3, TLS_AES_256_GCM_SHA384, certificate validated"); null over plain HTTP.</summary>
+    public string? Tls { get; init; }
+}
