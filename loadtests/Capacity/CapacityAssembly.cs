@@ -11,13 +11,12 @@ public static class CapacityAssembly
     public static CapacityResult Result(CapacityOptions options, RunRecord record, IReadOnlyDictionary<CellKey, List<CapacitySearchRecord>> searches,
         DateTimeOffset startedAt, bool partial)
     {
-        var run = options.Run;
-        var cells = searches.Select(s => new CapacityCell(s.Key, s.Value, Summarize(s.Value, run.Rule, options.AtRate))).ToList();
-        var spec = record.Start.Spec with { Launches = record.LaunchesRun > 0 ? record.LaunchesRun : run.Launches };
+        var cells = searches.Select(s => new CapacityCell(s.Key, s.Value, Summarize(s.Value, options.Judging.Rule, options.AtRate))).ToList();
+        var spec = record.Start.Spec with { Launches = record.LaunchesRun > 0 ? record.LaunchesRun : options.Judging.Launches };
         var capacity = new CapacitySpec(options.ObjectiveTexts, options.Precision, options.AtRate, options.StepWarmup.TotalSeconds, options.Step.TotalSeconds, options.Method);
         var targets = record.Targets.Select(t => t with { LaunchFailures = record.LaunchFailuresOf(t.Name) }).ToList();
         return new CapacityResult(CapacityResult.CurrentSchemaVersion, spec, capacity, startedAt, DateTimeOffset.UtcNow, partial, targets, record.Checks, cells,
-            CapacityVerdicts.Build(cells, run.BaselineTarget, run.Rule, options.ObjectiveTexts));
+            CapacityVerdicts.Build(cells, options.Targets.BaselineTarget, options.Judging.Rule, options.ObjectiveTexts));
     }
 
     /// <summary>

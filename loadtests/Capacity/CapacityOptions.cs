@@ -4,13 +4,13 @@ using Comparator.Running;
 namespace Comparator.Capacity;
 
 /// <summary>
-/// What `capacity` was asked: the run's options that shape a cell (targets, endpoints or scenario, sizes,
-/// connections, cores, launches, the lead rule), each of them measured by the socket driver's open model,
-/// and the search's own: the objectives every step must hold, the precision it stops at, the length of a
-/// step, and the rate whose cores are reported.
+/// What `capacity` was asked: the groups of run's options it reads (the targets; the cells: endpoints or scenario,
+/// sizes, connections, cores; the windows a step's are made from; the launches and the lead rule), each cell
+/// measured by the socket driver's open model, and the search's own: the objectives every step must hold, the
+/// precision it stops at, the length of a step, and the rate whose cores are reported; and what the user called it (--label).
 /// </summary>
-public sealed record CapacityOptions(RunOptions Run, IReadOnlyList<LatencyObjective> Objectives, IReadOnlyList<string> ObjectiveTexts,
-    double Precision, double? AtRate, TimeSpan StepWarmup, TimeSpan Step)
+public sealed record CapacityOptions(TargetSet Targets, CellGrid Cells, WindowSettings Window, JudgingPlan Judging,
+    IReadOnlyList<LatencyObjective> Objectives, IReadOnlyList<string> ObjectiveTexts, double Precision, double? AtRate, TimeSpan StepWarmup, TimeSpan Step, string? Label = null)
 {
     public const string DefaultObjective = "p90<=20ms";
     public const double DefaultPrecision = 0.05;

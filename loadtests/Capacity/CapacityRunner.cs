@@ -29,13 +29,13 @@ public sealed class CapacityRunner
 
     public async Task<CapacityResult> RunAsync(CancellationToken cancellationToken)
     {
-        var run = _options.Run;
+        var (targets, judging) = (_options.Targets, _options.Judging);
         var drivers = new[] { _driver };
-        var plan = new RunPlan(run, drivers);
+        var plan = new RunPlan(_options.Cells, drivers);
         var startedAt = DateTimeOffset.UtcNow;
-        var record = RunRecord.Begin(RunSpecMapping.Start(run, plan, drivers, startedAt), null);
-        var context = new RunContext(run, plan, record, _launcher, _progress);
-        foreach (var missing in run.Unavailable)
+        var record = RunRecord.Begin(RunSpecMapping.Start(targets, _options.Cells, _options.Window, judging, plan, drivers, startedAt, _options.Label), null);
+        var context = new RunContext(targets, _options.Cells, _options.Window, judging, plan, record, _launcher, _progress);
+        foreach (var missing in targets.Unavailable)
         {
             _progress.Message($"{missing.Name}: not measured: {missing.UnavailableReason}");
             record.Target(new TargetInfo(missing.Name, missing.Stack, missing.Runtime, missing.Server, null, false, false, missing.UnavailableReason));
@@ -44,23 +44,23 @@ public sealed class CapacityRunner
         var ownCpus = context.Placing ? ProcessSampler.CpusAllowed(Environment.ProcessId) : null;
         try
         {
-            for (var launch = 0; launch < run.Launches && !cancellationToken.IsCancellationRequested; launch++)
+            for (var launch = 0; launch < judging.Launches && !cancellationToken.IsCancellationRequested; launch++)
             {
-                var allotments = launch % 2 == 0 ? run.Allotments : run.Allotments.Reverse().ToList();
+                var allotments = launch % 2 == 0 ? _options.Cells.Allotments : _options.Cells.Allotments.Reverse().ToList();
                 for (var place = 0; place < allotments.Count && !cancellationToken.IsCancellationRequested; place++)
                 {
                     var allotment = allotments[place];
                     if (context.Placing) allotment.PinDriver(Environment.ProcessorCount);
-                    var order = launch % 2 == 0 ? run.Targets : run.Targets.Reverse().ToList();
+                    var order = launch % 2 == 0 ? targets.Plans : targets.Plans.Reverse().ToList();
                     await using var session = new LaunchSession(context, launch, first: launch == 0 && place == 0, allotment);
                     await session.StartAsync(order, cancellationToken);
                     var cold = session.Active.ToDictionary(t => t.Plan.Name, _ => true);
-                    foreach (var cell in plan.Cells.Where(c => c.Id.Key.Cores == allotment.Label))
+                    foreach (var cell in plan.Cells.Where(c => c.Plan.Key.Cores == allotment.Label))
                     foreach (var target in session.Active)
                     {
                         if (cancellationToken.IsCancellationRequested) break;
                         var request = session.RequestFor(cell, target);
-                        if (_driver.CannotMeasure(request, run.KeepAlive) is string cannot)
+                        if (_driver.CannotMeasure(request, _options.Window.KeepAlive) is string cannot)
                         {
                             if (launch == 0) _progress.Message($"{target.Plan.Name} {cell.Label}: n/a: {cannot}");
                             continue;
@@ -68,7 +68,7 @@ public sealed class CapacityRunner
                         var search = await SearchAsync(cell, target, request, launch, cold[target.Plan.Name], cancellationToken);
                         cold[target.Plan.Name] = false;
                         if (search is null) continue;
-                        var key = record.Key(target.Plan.Name, cell.Id);
+                        var key = record.Key(target.Plan.Name, cell.Plan);
                         (searches.TryGetValue(key, out var list) ? list : searches[key] = new List<CapacitySearchRecord>()).Add(search);
                     }
                 }
@@ -88,13 +88,13 @@ public sealed class CapacityRunner
     /// <summary>One target's search in one cell and launch; null when a stop cut it short before it began.</summary>
     private async Task<CapacitySearchRecord?> SearchAsync(PlannedCell cell, ActiveTarget target, LoadRequest request, int launch, bool cold, CancellationToken cancellationToken)
     {
-        var run = _options.Run;
+        var (window, launches) = (_options.Window, _options.Judging.Launches);
         var pid = target.Running?.ProcessId ?? target.Plan.ExternalPid;
-        var participant = new[] { new CellParticipant(request, pid, target.Cpu) };
-        var concurrency = cell.Id.Key.Concurrency;
-        var label = $"{target.Plan.Name} {cell.Label}" + (run.Launches > 1 ? $" launch {launch + 1}/{run.Launches}" : "");
-        var oneWindow = new RepeatRule(1, 1, run.Repeats.Precision);
-        var closedLoop = new CellMeasurer(_driver, run.Window with { Duration = _options.Step, Rounds = oneWindow });
+        var participant = new[] { new CellParticipant(request, pid, target.CpuCounters) };
+        var concurrency = cell.Plan.Key.Concurrency;
+        var label = $"{target.Plan.Name} {cell.Label}" + (launches > 1 ? $" launch {launch + 1}/{launches}" : "");
+        var oneWindow = new RepeatRule(1, 1, window.Rounds.Precision);
+        var closedLoop = new CellMeasurer(_driver, window with { Duration = _options.Step, Rounds = oneWindow });
         var closed = (await closedLoop.MeasureInterleavedAsync(participant, concurrency, cancellationToken, cold))[0];
         if (closed.Count == 0) return null;
         var rps = closed[0].RequestsPerSecond;
@@ -105,7 +105,7 @@ public sealed class CapacityRunner
         }
         _progress.Message(string.Create(CultureInfo.InvariantCulture, $"{label}: closed loop {rps:0} req/s; searching from {rps * CapacityOptions.StartShare:0} req/s"));
 
-        var stepper = new CellMeasurer(_driver, run.Window with { Warmup = _options.StepWarmup, Duration = _options.Step, Rounds = oneWindow });
+        var stepper = new CellMeasurer(_driver, window with { Warmup = _options.StepWarmup, Duration = _options.Step, Rounds = oneWindow });
         var steps = new List<CapacityStepRecord>();
         var (floor, ceiling) = (CapacityOptions.Floor(rps), rps * CapacityOptions.CeilingShare);
         var bracket = await CapacitySearch.FindAsync(rps * CapacityOptions.StartShare, _options.Precision, floor, ceiling, async (rate, token) =>

@@ -50,11 +50,11 @@ public static class BenchDriverCommand
         var layout = BuildLayout.Discover();
         layout.RequireCheckout("bench-driver");
         var options = RunOptionsParser.Parse(runArgs, layout);
-        var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
-        options.Pin?.PinThisProcess();
+        var drivers = DriverCatalog.Create(options.Cells.Drivers, options.Cells.Pin?.DriverCpus);
+        options.Cells.Pin?.PinThisProcess();
         using var stop = new StopSignals("bench-driver", "stopping");
-        var (report, directory) = await JournaledRun.MeasureAsync(options.OutDirectory,
-            journal => new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, counters: CpuCounting.Resolve(options.Counters).Set), new LineProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal));
+        var (report, directory) = await JournaledRun.MeasureAsync(options.Output.OutDirectory,
+            journal => new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Cells.Pin?.ServerCpus, cpuCounters: options.Window.CpuCounting.Set), new LineProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal));
         var run = report.Run;
 
         Console.WriteLine();

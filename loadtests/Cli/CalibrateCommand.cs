@@ -43,23 +43,23 @@ public static class CalibrateCommand
         var layout = BuildLayout.Discover();
         var options = RunOptionsParser.Parse(new ArgumentReader(parse), layout);
         using var stop = new StopSignals("calibrate", "stopping; what was measured will be written, marked partial");
-        var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
-        options.Pin?.PinThisProcess();
-        var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, ports: options.Ports, counters: CpuCounting.Resolve(options.Counters).Set);
-        foreach (var missing in options.Unavailable) Console.WriteLine($"not calibrated: {missing.Name}: {missing.UnavailableReason}");
+        var drivers = DriverCatalog.Create(options.Cells.Drivers, options.Cells.Pin?.DriverCpus);
+        options.Cells.Pin?.PinThisProcess();
+        var launcher = new TargetLauncher(layout, cpuList: options.Cells.Pin?.ServerCpus, ports: options.Targets.Ports, cpuCounters: options.Window.CpuCounting.Set);
+        foreach (var missing in options.Targets.Unavailable) Console.WriteLine($"not calibrated: {missing.Name}: {missing.UnavailableReason}");
 
         var claimed = 0;
         var equivalent = 0;
         var compared = 0;
         var failed = false;
-        foreach (var plan in options.Targets)
+        foreach (var plan in options.Targets.Plans)
         {
             if (stop.Token.IsCancellationRequested) break;
             var a = new TargetPlan(plan.Name + ".A", plan.Definition, null);
             var b = new TargetPlan(plan.Name + ".B", plan.Definition, null);
-            var aa = options with { Targets = new[] { a, b }, Unavailable = Array.Empty<TargetDefinition>(), BaselineTarget = a.Name, CompareTo = null };
-            Console.WriteLine($"calibrate {plan.Name}: {b.Name} against {a.Name}, {aa.Launches} launch(es), {aa.CellCount / 2} cells");
-            var (report, directory) = await JournaledRun.MeasureAsync(options.OutDirectory,
+            var aa = options with { Targets = options.Targets.Pair(a, b), Judging = options.Judging with { CompareTo = null } };
+            Console.WriteLine($"calibrate {plan.Name}: {b.Name} against {a.Name}, {aa.Judging.Launches} launch(es), {aa.CellsPerLaunch / 2} cells");
+            var (report, directory) = await JournaledRun.MeasureAsync(options.Output.OutDirectory,
                 journal => new RunOrchestrator(aa, drivers, launcher, new LineProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal));
             var run = report.Run;
 

@@ -59,7 +59,10 @@ public static class CapacityCommand
         return capacity;
     }
 
-    public static CapacityOptions Parse(ArgumentReader a, BuildLayout layout)
+    public static CapacityOptions Parse(ArgumentReader a, BuildLayout layout) => ParseWithOutput(a, layout).Options;
+
+    /// <summary>The search's options, and where the command writes them (the capacity runner reads no output).</summary>
+    private static (CapacityOptions Options, RunOutput Output) ParseWithOutput(ArgumentReader a, BuildLayout layout)
     {
         foreach (var name in NotTaken.Where(n => n != "--precision"))
             if (name == "--quick" || name == "--crank" ? a.Flag(name) : a.Value(name) is not null)
@@ -76,44 +79,42 @@ public static class CapacityCommand
         var stepWarmup = Duration("--step-warmup", a.Value("--step-warmup") ?? $"{CapacityOptions.DefaultStepWarmup.TotalSeconds}s", allowZero: true, "capacity");
         var run = RunOptionsParser.Parse(a, layout);
         var launches = a.Value("--launches") is string l ? PositiveInt("--launches", l, 50, "capacity") : CapacityOptions.DefaultLaunches;
-        run = run with
+        var cells = run.Cells with
         {
-            Endpoints = a.Value("--endpoints") is null && run.Scenario is null
-                ? List(CapacityOptions.DefaultEndpoints).Select(e => Contracts.Endpoints.Find(e)!).ToList() : run.Endpoints,
-            Sizes = a.Value("--sizes") is null ? new[] { ReadPayload(CapacityOptions.DefaultSizes, layout.PayloadDirectory, "capacity") } : run.Sizes,
+            Endpoints = a.Value("--endpoints") is null && run.Cells.Scenario is null
+                ? List(CapacityOptions.DefaultEndpoints).Select(e => Contracts.Endpoints.Find(e)!).ToList() : run.Cells.Endpoints,
+            Sizes = a.Value("--sizes") is null ? new[] { ReadPayload(CapacityOptions.DefaultSizes, layout.PayloadDirectory, "capacity") } : run.Cells.Sizes,
             Drivers = new[] { SocketDriver.DriverName },
             Rates = Array.Empty<RateSpec>(),
-            Duration = step,
-            Launches = launches,
-            Rule = run.Rule with { Design = null },
-            Budget = null,
         };
-        if (a.Flag("--aa")) run = AgainstItself(run);
-        return new CapacityOptions(run, objectives, objectiveTexts, precision, at, stepWarmup, step);
+        var judging = new JudgingPlan(run.Judging.Rule with { Design = null }, launches);
+        var targets = a.Flag("--aa") ? AgainstItself(run.Targets) : run.Targets;
+        return (new CapacityOptions(targets, cells, run.Window with { Duration = step }, judging, objectives, objectiveTexts, precision, at, stepWarmup, step, run.Output.Label),
+            run.Output);
     }
 
     /// <summary>--aa: one built target as two instances, NAME.A the baseline, NAME.B against it (as calibrate pairs them for run).</summary>
-    private static RunOptions AgainstItself(RunOptions run)
+    private static TargetSet AgainstItself(TargetSet targets)
     {
-        if (run.Targets is not [{ Definition: not null } one])
-            throw new UsageException($"capacity: --aa takes one built target (--targets NAME), not {string.Join(", ", run.Targets.Select(t => t.Name))}");
-        var (a, b) = (one with { Name = one.Name + ".A" }, one with { Name = one.Name + ".B" });
-        return run with { Targets = new[] { a, b }, Unavailable = Array.Empty<TargetDefinition>(), BaselineTarget = a.Name };
+        if (targets.Plans is not [{ Definition: not null } one])
+            throw new UsageException($"capacity: --aa takes one built target (--targets NAME), not {string.Join(", ", targets.Plans.Select(t => t.Name))}");
+        return targets.Pair(one with { Name = one.Name + ".A" }, one with { Name = one.Name + ".B" });
     }
 
     public static async Task<int> RunAsync(ParseResult parse)
     {
         var layout = BuildLayout.Discover();
-        var options = Parse(new ArgumentReader(parse), layout);
-        var run = options.Run;
+        var (options, output) = ParseWithOutput(new ArgumentReader(parse), layout);
+        var (targets, cells) = (options.Targets, options.Cells);
         using var stop = new StopSignals("capacity", "stopping; the searches that ended will be written, marked partial");
-        var driver = DriverCatalog.Create(run.Drivers, run.Pin?.DriverCpus).Single();
-        run.Pin?.PinThisProcess();
+        var driver = DriverCatalog.Create(cells.Drivers, cells.Pin?.DriverCpus).Single();
+        cells.Pin?.PinThisProcess();
         var progress = new LineProgress();
-        progress.Message($"capacity: {run.CellCount} cell(s) x {run.Targets.Count} target(s) x {run.Launches} launch(es), objectives {string.Join(", ", options.ObjectiveTexts)}, " +
+        progress.Message($"capacity: {cells.PerTarget} cell(s) x {targets.Plans.Count} target(s) x {options.Judging.Launches} launch(es), objectives {string.Join(", ", options.ObjectiveTexts)}, " +
                          $"precision {options.Precision * 100:0.#}%, steps of {options.StepWarmup.TotalSeconds:0.#} + {options.Step.TotalSeconds:0.#} s");
-        var directory = OutputFiles.CreateNewDirectory(run.OutDirectory, "capacity-", DateTimeOffset.UtcNow);
-        var result = await new CapacityRunner(options, driver, new TargetLauncher(layout, cpuList: run.Pin?.ServerCpus, ports: run.Ports, counters: CpuCounting.Resolve(run.Counters).Set), progress).RunAsync(stop.Token);
+        var directory = OutputFiles.CreateNewDirectory(output.OutDirectory, "capacity-", DateTimeOffset.UtcNow);
+        var launcher = new TargetLauncher(layout, cpuList: cells.Pin?.ServerCpus, ports: targets.Ports, cpuCounters: options.Window.CpuCounting.Set);
+        var result = await new CapacityRunner(options, driver, launcher, progress).RunAsync(stop.Token);
         CapacityReport.WriteInto(result, directory);
 
         Console.WriteLine();
@@ -123,7 +124,7 @@ public static class CapacityCommand
         Console.WriteLine($"results: {directory}{(result.Partial ? " (PARTIAL)" : "")}");
         Console.WriteLine();
         foreach (var line in CapacityReport.VerdictLines(result)) Console.WriteLine(line);
-        var asked = run.Targets.Select(t => t.Name).ToHashSet();
+        var asked = targets.Plans.Select(t => t.Name).ToHashSet();
         return result.Partial || result.Targets.Any(t => asked.Contains(t.Name) && !t.Measured) ? ExitCodes.Failed : ExitCodes.Success;
     }
 }

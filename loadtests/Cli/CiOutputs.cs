@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.IO;
 using Comparator.Comparing;
+using Comparator.Errors;
 using Comparator.Reports;
 using Comparator.Reports.Exporters;
 
@@ -36,9 +37,9 @@ public static class CiOutputs
         string.Join('\n', new[] { markdown.Split('\n')[0], "" }.Concat(DiffReport.Summary(diff)).Append("")
             .Append($"Exit {exitCode}: " + exitCode switch
             {
-                0 => "no regression, and every cell's lead figure settled.",
-                1 => "a regression.",
-                DiffCommand.CannotJudge => "too little evidence to pass the gate (a side with one launch, or a cell not settled).",
+                ExitCodes.Success => "no regression, and every cell's lead figure settled.",
+                ExitCodes.Failed => "a regression.",
+                ExitCodes.CannotJudge => "too little evidence to pass the gate (a side with one launch, or a cell not settled).",
                 _ => "see the diff.",
             })) + "\n";
 

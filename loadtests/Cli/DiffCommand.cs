@@ -17,10 +17,6 @@ namespace Comparator.Cli;
 /// </summary>
 public static class DiffCommand
 {
-    public const int Incomparable = 2;
-    /// <summary>Too little evidence: a side has fewer than two launches, or some cell's req/s is not settled.</summary>
-    public const int CannotJudge = 3;
-
     public const string ExitCodesText = "Exit 0: no regression, and every cell's req/s settled (improved, or equivalent within the margin); " +
         "1: a regression (with --threshold and one launch on a side: a median beyond it the bad way); 2: the files cannot be compared; " +
         "3: too little evidence: a side has fewer than two launches (no interval), or some cell's req/s is not settled.";
@@ -98,14 +94,14 @@ public static class DiffCommand
         catch (ArgumentException e) { throw new IncomparableException("diff: " + e.Message); }
         if (diff.Rows.Count == 0) throw new IncomparableException("diff: no target and cell in common");
         Console.Write(CapacityReport.Diff(diff));
-        return diff.HasRegression ? ExitCodes.Failed : diff.CannotJudge ? CannotJudge : ExitCodes.Success;
+        return diff.HasRegression ? ExitCodes.Failed : diff.CannotJudge ? ExitCodes.CannotJudge : ExitCodes.Success;
     }
 
     /// <summary>1 on a regression; 3 when the diff cannot judge (and did not gate on medians) or some req/s is not settled; else 0.</summary>
     public static int ExitCode(RunDiff diff) =>
         diff.HasRegression ? ExitCodes.Failed
         : diff.PointEstimates ? ExitCodes.Success
-        : diff.CannotJudge || diff.Unsettled.Count > 0 ? CannotJudge
+        : diff.CannotJudge || diff.Unsettled.Count > 0 ? ExitCodes.CannotJudge
         : ExitCodes.Success;
 
     /// <summary>The minimum effect both runs were judged by; the larger when they differ, so a diff never claims more than either run did.</summary>
@@ -133,4 +129,4 @@ public static class DiffCommand
 }
 
 /// <summary>Two results cannot be compared (unreadable, another schema, nothing in common): exit 2 with one line.</summary>
-public sealed class IncomparableException(string message) : ComparatorException(DiffCommand.Incomparable, message);
+public sealed class IncomparableException(string message) : ComparatorException(ExitCodes.Incomparable, message);

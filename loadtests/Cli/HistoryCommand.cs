@@ -73,7 +73,7 @@ public static class HistoryCommand
         var history = RunHistory.Build(inputs, selection, DateTimeOffset.UtcNow, skipped);
         if (history.Groups.Count == 0)
             throw new IncomparableException($"history: none of the {inputs.Count} runs is at or after {selection.Since:yyyy-MM-dd HH:mm} UTC");
-        var exit = history.HasRegression ? ExitCodes.Failed : history.CannotJudge ? DiffCommand.CannotJudge : ExitCodes.Success;
+        var exit = history.HasRegression ? ExitCodes.Failed : history.CannotJudge ? ExitCodes.CannotJudge : ExitCodes.Success;
 
         var markdown = HistoryReport.Markdown(history);
         var outDirectory = options.Value("--out") ?? Path.Combine(Directory.Exists(folders[0]) ? folders[0] : Path.GetDirectoryName(Path.GetFullPath(folders[0]))!, "history");

@@ -51,13 +51,14 @@ public static class ProfileCommand
     {
         var layout = BuildLayout.Discover();
         var reader = new ArgumentReader(parse);
-        var options = RunOptionsParser.Parse(reader, layout) with { Profile = RunOptionsParser.Profile(reader, layout) };
-        options = (await TargetCheck.WithTlsAsync(options)).OrUsage();
+        var options = RunOptionsParser.Parse(reader, layout);
+        var settings = RunOptionsParser.Profile(reader, layout);
+        var targets = (await TargetCheck.WithTlsAsync(options.Targets)).OrUsage();
         using var stop = new StopSignals("profile", "stopping; what was sampled will be written");
-        var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
-        options.Pin?.PinThisProcess();
-        var directory = OutputFiles.CreateNewDirectory(options.OutDirectory, "profile-", DateTimeOffset.UtcNow);
-        var profile = await ProfilePass.RunAsync(options, drivers, layout, directory, new LineProgress(), stop.Token);
+        var drivers = DriverCatalog.Create(options.Cells.Drivers, options.Cells.Pin?.DriverCpus);
+        options.Cells.Pin?.PinThisProcess();
+        var directory = OutputFiles.CreateNewDirectory(options.Output.OutDirectory, "profile-", DateTimeOffset.UtcNow);
+        var profile = await ProfilePass.RunAsync(targets, options.Cells, options.Window, settings, drivers, layout, directory, new LineProgress(), stop.Token);
         WriteInto(profile, directory);
         Console.WriteLine();
         Print(profile);

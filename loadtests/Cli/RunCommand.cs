@@ -104,37 +104,38 @@ public static class RunCommand
         var layout = BuildLayout.Discover();
         var options = RunOptionsParser.Parse(new ArgumentReader(parse), layout);
         var reader = new ArgumentReader(parse);
-        if ((reader.Value("--junit") ?? reader.Value("--summary")) is not null && options.CompareTo is null)
+        if ((reader.Value("--junit") ?? reader.Value("--summary")) is not null && options.Judging.CompareTo is null)
             throw new UsageException("run: --junit and --summary write the diff of --compare-to; add --compare-to BASE.json");
         // Read the baseline before any load: an unreadable or foreign file must not cost a run.
-        var compareTo = options.CompareTo is string basePath ? DiffCommand.Load(basePath) : null;
+        var compareTo = options.Judging.CompareTo is string basePath ? DiffCommand.Load(basePath) : null;
         // An https target's certificate too: one that does not validate is refused before any target starts.
-        options = (await TargetCheck.WithTlsAsync(options)).OrUsage();
+        options = options with { Targets = (await TargetCheck.WithTlsAsync(options.Targets)).OrUsage() };
         IRunProgress progress = new LineProgress();
 
         using var stop = new StopSignals("run", "stopping; what was measured will be written, marked partial");
 
-        var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
-        options.Pin?.PinThisProcess();
-        progress.Message($"run: {options.CellCount} cells, " + (options.Rule.Design is Statistics.SequentialDesign design
-                             ? $"launches added until every cell is settled, at most {design.MaxLaunches}, within {options.BudgetSeconds:0} s of load"
-                             : $"{options.LoadSeconds:0} to {options.MaxLoadSeconds:0} s of load") + $", driver {string.Join(", ", options.Drivers)}" +
-                         (options.Pin is null ? "" : $", {options.Pin}") +
-                         (options.ServerCores is null ? "" : ", the targets " + string.Join("; then ", options.Allotments.Select(a => a.Phrase))));
-        if (options.Rule.Design is Statistics.SequentialDesign first && options.BudgetSeconds < first.FirstLook * options.LaunchLoadSeconds(options.CellCount))
-            progress.Message($"run: warning: --budget {options.BudgetSeconds:0}s buys fewer than {first.FirstLook} launches of every cell " +
-                             $"({options.LaunchLoadSeconds(options.CellCount):0} s each), and the rule first judges at {first.FirstLook}: no cell will be settled");
-        var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, ports: options.Ports, counters: CpuCounting.Resolve(options.Counters).Set);
-        var (report, directory) = await JournaledRun.MeasureAsync(options.OutDirectory, async (journal, runDirectory) =>
+        var drivers = DriverCatalog.Create(options.Cells.Drivers, options.Cells.Pin?.DriverCpus);
+        options.Cells.Pin?.PinThisProcess();
+        var (cells, judging) = (options.Cells, options.Judging);
+        progress.Message($"run: {options.CellsPerLaunch} cells, " + (judging.Rule.Design is Statistics.SequentialDesign design
+                             ? $"launches added until every cell is settled, at most {design.MaxLaunches}, within {judging.BudgetSeconds:0} s of load"
+                             : $"{options.LoadSeconds:0} to {options.MaxLoadSeconds:0} s of load") + $", driver {string.Join(", ", cells.Drivers)}" +
+                         (cells.Pin is null ? "" : $", {cells.Pin}") +
+                         (cells.ServerCores is null ? "" : ", the targets " + string.Join("; then ", cells.Allotments.Select(a => a.Phrase))));
+        if (judging.Rule.Design is Statistics.SequentialDesign first && judging.BudgetSeconds < first.FirstLook * options.LaunchLoadSeconds(options.CellsPerLaunch))
+            progress.Message($"run: warning: --budget {judging.BudgetSeconds:0}s buys fewer than {first.FirstLook} launches of every cell " +
+                             $"({options.LaunchLoadSeconds(options.CellsPerLaunch):0} s each), and the rule first judges at {first.FirstLook}: no cell will be settled");
+        var launcher = new TargetLauncher(layout, cpuList: cells.Pin?.ServerCpus, ports: options.Targets.Ports, cpuCounters: options.Window.CpuCounting.Set);
+        var (report, directory) = await JournaledRun.MeasureAsync(options.Output.OutDirectory, async (journal, runDirectory) =>
         {
             Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p, Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal);
-            var measured = await (SpectreProgress.Usable ? SpectreProgress.RunAsync(options.CellCount * options.Launches, Run) : Run(progress));
+            var measured = await (SpectreProgress.Usable ? SpectreProgress.RunAsync(options.CellsPerLaunch * judging.Launches, Run) : Run(progress));
             return await ProfiledAsync(measured, options, drivers, layout, journal, runDirectory, progress, stop.Token);
         });
 
         var run = report.Run;
         var verbose = reader.Defines("--verbose") && reader.Flag("--verbose");
-        var crank = options.Crank;
+        var crank = options.Output.Crank;
         if (verbose)
         {
             Console.WriteLine();
@@ -154,9 +155,9 @@ public static class RunCommand
             return ExitCode(run, options);
         }
 
-        var thresholdGiven = options.Threshold is not null;
-        var diff = RunDiff.BetweenRuns(compareTo, run, options.Threshold ?? DiffCommand.RecordedMinEffect(compareTo, run), "base", "this run",
-            options.Rule.Confidence, thresholdGiven);
+        var thresholdGiven = judging.Threshold is not null;
+        var diff = RunDiff.BetweenRuns(compareTo, run, judging.Threshold ?? DiffCommand.RecordedMinEffect(compareTo, run), "base", "this run",
+            judging.Rule.Confidence, thresholdGiven);
         if (diff.Cells.Count == 0) throw new IncomparableException("run --compare-to: no measured cell in common with the baseline");
         var markdown = DiffReport.Render(diff);
         File.WriteAllText(Path.Combine(directory, "diff.md"), markdown);
@@ -174,8 +175,9 @@ public static class RunCommand
     public static async Task<RunResult> ProfiledAsync(RunResult run, RunOptions options, IReadOnlyList<Drivers.ILoadDriver> drivers, BuildLayout layout,
         RunJournal journal, string directory, IRunProgress progress, CancellationToken cancellationToken)
     {
-        if (options.Profile is null || cancellationToken.IsCancellationRequested) return run;
-        var profile = Profiling.ProfilePass.WithMeasured(await Profiling.ProfilePass.RunAsync(options, drivers, layout, directory, progress, cancellationToken), run);
+        if (options.Output.Profile is not ProfileSettings settings || cancellationToken.IsCancellationRequested) return run;
+        var profile = Profiling.ProfilePass.WithMeasured(await Profiling.ProfilePass.RunAsync(options.Targets, options.Cells, options.Window, settings, drivers, layout,
+            directory, progress, cancellationToken), run);
         journal.Append(new JournalEntry(JournalEntry.IsProfile, DateTimeOffset.UtcNow) { Profile = profile });
         return run with { Profile = profile };
     }
@@ -195,7 +197,7 @@ public static class RunCommand
     /// <summary>1 when a target that was asked for failed to start or verify, or any cell had failed requests.</summary>
     public static int ExitCode(RunResult run, RunOptions options)
     {
-        var asked = options.Targets.Select(t => t.Name).ToHashSet();
+        var asked = options.Targets.Plans.Select(t => t.Name).ToHashSet();
         var targetFailed = run.Targets.Any(t => asked.Contains(t.Name) && !t.Measured);
         var cellFailed = run.Cells.Any(c => c.FailedTotal > 0 ||
             (c.NotMeasuredReason is not null && asked.Contains(c.Key.Target) && !c.Flags.Contains(CellFlags.NotApplicable)));

@@ -34,14 +34,53 @@ public static class RunOptionsParser
     private static RunOptions ParseRun(ArgumentReader a, BuildLayout layout)
     {
         var quick = a.Flag("--quick");
+        var targets = TargetSetOf(a, layout);
+        var options = new RunOptions(targets, CellGridOf(a, layout, targets, quick), WindowOf(a, quick), JudgingOf(a, quick), OutputOf(a, layout));
+        return options.Judging.Rule.Design is SequentialDesign design ? WithHorizonOfTheBudget(options, design) : options;
+    }
 
+    /// <summary>--targets, --target, --baseline-target and how every target is started.</summary>
+    private static TargetSet TargetSetOf(ArgumentReader a, BuildLayout layout)
+    {
         var (targets, unavailable) = Targets(a, layout);
+        // The baseline is the Web API side of the best pair in the run (webapi, else webapi-selfhost);
+        // where neither is in the run, the first target is, and the spec says so.
+        var baseline = Optional(a, "--baseline-target") ?? BaselineCandidates.FirstOrDefault(b => targets.Any(t => t.Name == b)) ?? targets.FirstOrDefault()?.Name ?? "";
+        return new TargetSet(targets, unavailable, baseline,
+            Ports: a.Defines("--ports") ? a.Ports() : null,
+            Insecure: a.Defines("--insecure") && a.Flag("--insecure"),
+            ServerHeader: a.OnOff("--server-header"),
+            TcpNoDelay: a.OnOff("--tcp-nodelay", absent: true),
+            Revisions: a.Defines("--revision") ? Revisions(a.Values("--revision"), targets, a.CommandName) : null).Validate().OrUsage();
+    }
+
+    /// <summary>The cells: --endpoints and --sizes (or --scenario), --concurrency, --json-items, --driver, --rate, and where they run (--pin, --server-cores).</summary>
+    private static CellGrid CellGridOf(ArgumentReader a, BuildLayout layout, TargetSet targets, bool quick)
+    {
         var endpoints = List(a.Value("--endpoints") ?? string.Join(',', Endpoints.All.Select(e => e.Name)))
             .Select(name => Endpoints.Find(name) ?? throw new UsageException(
                 $"run: unknown endpoint '{name}'; endpoints: {string.Join(", ", Endpoints.All.Select(e => e.Name))}"))
             .Distinct().ToList();
         var sizes = List(ExpandSweep(a.Value("--sizes") ?? DefaultSizes)).Select(s => ReadPayload(s, layout.PayloadDirectory)).ToList();
         var concurrency = List(a.Value("--concurrency") ?? "100").Select(c => PositiveInt("--concurrency", c, 10_000)).Distinct().ToList();
+        var jsonItems = a.Value("--json-items") is string j
+            ? (JsonSample.TryParseItems(j, out var n) ? n : throw new UsageException($"run: --json-items takes 0 to {JsonSample.MaxItems}, not '{j}'"))
+            : JsonSample.DefaultItems;
+        var scenario = Scenario(a, layout, targets.Plans);
+        // Commands that share run's options without --rate (calibrate) measure the closed loop only.
+        var rates = Rates(Optional(a, "--rate"), quick || !a.Defines("--rate"));
+        var drivers = Drivers.DriverCatalog.Resolve(a.Value("--driver")).OrUsage();
+        if (Optional(a, "--rate") is not null && rates.Count > 0 && !drivers.Contains(Drivers.SocketDriver.DriverName))
+            throw new UsageException($"run: --rate needs the socket driver (it alone sends at a constant rate); add --driver {Drivers.SocketDriver.DriverName}");
+        var pin = CpuPin.Parse(a.Value("--pin")).OrUsage();
+        var serverCores = ServerCores(Optional(a, "--server-cores"), a.Value("--pin"), targets.Plans);
+        return new CellGrid(endpoints, sizes, concurrency, drivers, rates, scenario, jsonItems, pin, serverCores,
+            CellGrid.AllotmentsOf(serverCores, pin, targets.AllExternal, Environment.ProcessorCount)).Validate().OrUsage();
+    }
+
+    /// <summary>Each cell's windows: --keep-alive, --warmup, --first-warmup, --duration, the rounds, --timeout, --steady-bound, --duet, --counters.</summary>
+    private static WindowSettings WindowOf(ArgumentReader a, bool quick)
+    {
         var keepAlive = (a.Value("--keep-alive") ?? "true") switch
         {
             "true" => true,
@@ -54,7 +93,24 @@ public static class RunOptionsParser
             : a.Value("--warmup") is not null ? warmup
             : Duration("--first-warmup", quick ? QuickFirstWarmup : DefaultFirstWarmup, allowZero: true);
         var duration = Duration("--duration", Optional(a, "--duration") ?? (quick ? "1s" : DefaultDuration), allowZero: false);
-        var repeats = Repeats(a, quick);
+        var timeout = Duration("--timeout", a.Value("--timeout") ?? "30s", allowZero: false);
+        return new WindowSettings(warmup, firstWarmup, duration, Repeats(a, quick), keepAlive, timeout)
+        {
+            // --quick is a smoke test: no lead is claimed, so its targets are not held until their JIT stops either.
+            SteadyBound = a.Defines("--steady-bound") && a.Value("--steady-bound") is string steady ? Duration("--steady-bound", steady, allowZero: true)
+                : quick ? TimeSpan.Zero : WindowSettings.DefaultSteadyBound,
+            Duet = a.Defines("--duet") && a.Flag("--duet"),
+            // The machine is asked here, once: every part after reads the outcome.
+            CpuCounting = CpuCounting.Resolve(!a.Defines("--counters") || a.OnOff("--counters", absent: true)),
+        }.Validate().OrUsage();
+    }
+
+    /// <summary>
+    /// The judging: the lead rule (--confidence, --min-effect, --equivalence), a fixed --launches or the design that adds them
+    /// until cells settle (--max-launches, --budget), and the gate against an earlier run (--compare-to, --threshold).
+    /// </summary>
+    private static JudgingPlan JudgingOf(ArgumentReader a, bool quick)
+    {
         var fixedLaunches = Optional(a, "--launches") is string l ? PositiveInt("--launches", l, 50) : quick ? 1 : (int?)null;
         if (fixedLaunches is not null && (Optional(a, "--budget") is not null || Optional(a, "--max-launches") is not null))
             throw new UsageException("run: --launches N is a fixed count; --budget and --max-launches shape the launches added until cells settle: use one or the other");
@@ -64,47 +120,20 @@ public static class RunOptionsParser
             throw new UsageException($"run: --max-launches takes {SequentialDesign.DefaultFirstLook} to 50 (the first judgment is at {SequentialDesign.DefaultFirstLook} launches), not '{maxLaunches}'");
         var design = fixedLaunches is null ? new SequentialDesign(SequentialDesign.DefaultFirstLook, maxLaunches) : null;
         var budget = design is null ? (TimeSpan?)null : Duration("--budget", Optional(a, "--budget") ?? DefaultBudget, allowZero: false);
-        var launches = fixedLaunches ?? maxLaunches;
         var rule = new LeadRule(
             Optional(a, "--confidence") is string c ? Percent("run", "--confidence", c, 50, 99.99) : LeadRule.DefaultConfidence,
             Optional(a, "--min-effect") is string m ? Percent("run", "--min-effect", m, 0, 50, allowZero: true) : LeadRule.DefaultMinEffect,
             Optional(a, "--equivalence") is string e ? Percent("run", "--equivalence", e, 0, 50, example: "5%") : LeadRule.DefaultEquivalence,
             design);
-        var jsonItems = a.Value("--json-items") is string j
-            ? (JsonSample.TryParseItems(j, out var n) ? n : throw new UsageException($"run: --json-items takes 0 to {JsonSample.MaxItems}, not '{j}'"))
-            : JsonSample.DefaultItems;
-        var timeout = Duration("--timeout", a.Value("--timeout") ?? "30s", allowZero: false);
-
-        if (targets.Count == 0) throw new UsageException("run: no target to measure");
-        // The baseline is the Web API side of the best pair in the run (webapi, else webapi-selfhost);
-        // where neither is in the run, the first target is, and the spec says so.
-        var baseline = Optional(a, "--baseline-target") ?? BaselineCandidates.FirstOrDefault(b => targets.Any(t => t.Name == b)) ?? targets[0].Name;
-        if (targets.All(t => t.Name != baseline))
-            throw new UsageException($"run: --baseline-target '{baseline}' is not one of the targets ({string.Join(", ", targets.Select(t => t.Name))})");
-
-        var scenario = Scenario(a, layout, targets);
-        // Commands that share run's options without --rate (calibrate) measure the closed loop only.
-        var rates = Rates(Optional(a, "--rate"), quick || !a.Defines("--rate"));
-        var drivers = Drivers.DriverCatalog.Resolve(a.Value("--driver")).OrUsage();
-        if (Optional(a, "--rate") is not null && rates.Count > 0 && !drivers.Contains(Drivers.SocketDriver.DriverName))
-            throw new UsageException($"run: --rate needs the socket driver (it alone sends at a constant rate); add --driver {Drivers.SocketDriver.DriverName}");
-        var options = new RunOptions(targets, unavailable, endpoints, sizes, concurrency, keepAlive, warmup, duration, repeats, jsonItems,
-            baseline, a.Value("--out") ?? layout.ResultsDirectory, timeout,
-            drivers, CpuPin.Parse(a.Value("--pin")).OrUsage(),
-            Optional(a, "--compare-to"), Optional(a, "--threshold") is string threshold ? Percent("run", "--threshold", threshold, 0, 100, example: "5%") : null, a.OnOff("--server-header"), firstWarmup, launches, rule,
-            a.OnOff("--tcp-nodelay", absent: true), scenario, rates, budget, ServerCores(Optional(a, "--server-cores"), a.Value("--pin"), targets),
-            Insecure: a.Defines("--insecure") && a.Flag("--insecure"), Ports: a.Defines("--ports") ? a.Ports() : null,
-            Crank: a.Defines("--crank") && a.Flag("--crank"),
-            Counters: !a.Defines("--counters") || a.OnOff("--counters", absent: true),
-            // --quick is a smoke test: no lead is claimed, so its targets are not held until their JIT stops either.
-            SteadyBound: a.Defines("--steady-bound") && a.Value("--steady-bound") is string steady ? Duration("--steady-bound", steady, allowZero: true)
-                : quick ? TimeSpan.Zero : null,
-            Duet: a.Defines("--duet") && a.Flag("--duet"),
-            Profile: a.Defines("--profile") && a.Flag("--profile") ? Profile(a, layout) : null,
-            Label: Optional(a, "--label") is { } label ? (label.Trim().Length > 0 ? label.Trim() : throw new UsageException($"{a.CommandName}: --label needs a text, not an empty one")) : null,
-            Revisions: a.Defines("--revision") ? Revisions(a.Values("--revision"), targets, a.CommandName) : null);
-        return design is null ? options : WithHorizonOfTheBudget(options, design);
+        return new JudgingPlan(rule, fixedLaunches ?? maxLaunches, budget, Optional(a, "--compare-to"),
+            Optional(a, "--threshold") is string threshold ? Percent("run", "--threshold", threshold, 0, 100, example: "5%") : null).Validate().OrUsage();
     }
+
+    /// <summary>Where the run goes and what it adds: --out, --label, --profile, --crank.</summary>
+    private static RunOutput OutputOf(ArgumentReader a, BuildLayout layout) => new RunOutput(a.Value("--out") ?? layout.ResultsDirectory,
+        Label: Optional(a, "--label") is { } label ? (label.Trim().Length > 0 ? label.Trim() : throw new UsageException($"{a.CommandName}: --label needs a text, not an empty one")) : null,
+        Profile: a.Defines("--profile") && a.Flag("--profile") ? Profile(a, layout) : null,
+        Crank: a.Defines("--crank") && a.Flag("--crank")).Validate().OrUsage();
 
     /// <summary>
     /// The profile pass's settings (--profile-duration, --layers, --perf), its layers read now: a user's file that cannot be read
@@ -157,11 +186,11 @@ public static class RunOptionsParser
     /// </summary>
     private static RunOptions WithHorizonOfTheBudget(RunOptions options, SequentialDesign design)
     {
-        var full = options.LaunchLoadSeconds(options.CellCount);
-        var affordable = full > 0 ? (int)Math.Floor(options.BudgetSeconds / full) : design.MaxLaunches;
+        var full = options.LaunchLoadSeconds(options.CellsPerLaunch);
+        var affordable = full > 0 ? (int)Math.Floor(options.Judging.BudgetSeconds / full) : design.MaxLaunches;
         var horizon = Math.Clamp(affordable, design.FirstLook, design.MaxLaunches);
         var planned = design with { MaxLaunches = horizon };
-        return options with { Launches = horizon, Rule = options.Rule with { Design = planned } };
+        return options with { Judging = options.Judging with { Launches = horizon, Rule = options.Judging.Rule with { Design = planned } } };
     }
 
     /// <summary>--server-cores: the allotments, checked against --pin, the targets and the machine; null when not given.</summary>
@@ -290,10 +319,9 @@ public static class RunOptionsParser
             if (builtList is null) unavailable.AddRange(TargetCatalog.All.Where(t => !t.IsAvailable));
         }
         var pids = ExternalPids(a, external.Select(t => t.Name).ToList());
+        // Two targets of one name are refused with the set (TargetSet.Validate).
         foreach (var t in external)
         {
-            if (plans.Any(p => p.Name == t.Name))
-                throw new UsageException($"run: two targets are named '{t.Name}'; give each --target NAME=URL a name of its own");
             plans.Add(t with { ExternalPid = pids.TryGetValue(t.Name, out var pid) ? pid : t.ExternalUrl!.IsLoopback ? Measuring.ListeningProcess.Find(t.ExternalUrl.Port) : null });
         }
         return (plans, unavailable);

@@ -71,18 +71,18 @@ public static class SimulateCommand
         if (budgetSeconds is not null) Targets.BuildLayout.Discover().RequireCheckout("simulate --budget"); // it plans from the default run's targets
         var defaults = budgetSeconds is null ? null : RunOptionsParser.Parse(new[] { "--budget", a.Value("--budget")!, "--max-launches", horizon.ToString(CultureInfo.InvariantCulture) },
             Targets.BuildLayout.Discover());
-        if (defaults is not null) rule = rule with { Design = defaults.Rule.Design };
+        if (defaults is not null) rule = rule with { Design = defaults.Judging.Rule.Design };
         if (defaults is not null)
-            Console.WriteLine($"whole default runs: {defaults.CellCount / defaults.Targets.Count} judged cells each, {budgetSeconds:0} s of load at most, " +
-                              $"horizon {rule.Design!.MaxLaunches} launches, {Math.Max(1, cells / (defaults.CellCount / defaults.Targets.Count))} runs per row");
+            Console.WriteLine($"whole default runs: {defaults.Cells.PerTarget} judged cells each, {budgetSeconds:0} s of load at most, " +
+                              $"horizon {rule.Design!.MaxLaunches} launches, {Math.Max(1, cells / (defaults.Cells.PerTarget))} runs per row");
         var i = 0;
         foreach (var ratio in ratios)
         foreach (var spread in spreads)
         {
             var r = defaults is null
                 ? RuleSimulation.Run(rule, ratio, spread, cells, seed + i++, fixedLaunches ?? budget)
-                : RuleSimulation.RunBudgeted(rule, ratio, spread, defaults.CellCount / defaults.Targets.Count, Math.Max(1, cells / (defaults.CellCount / defaults.Targets.Count)),
-                    seed + i++, open => defaults.LaunchLoadSeconds(open * defaults.Targets.Count), budgetSeconds!.Value);
+                : RuleSimulation.RunBudgeted(rule, ratio, spread, defaults.Cells.PerTarget, Math.Max(1, cells / (defaults.Cells.PerTarget)),
+                    seed + i++, open => defaults.LaunchLoadSeconds(open * defaults.Targets.Plans.Count), budgetSeconds!.Value);
             rows.Add(new[]
             {
                 Format.Ratio(ratio), Format.Percent(spread), Share(r, r.Higher), Share(r, r.Lower), Share(r, r.Equivalent), Share(r, r.Unsettled),

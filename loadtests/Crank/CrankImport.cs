@@ -22,7 +22,7 @@ public static class CrankImport
     /// <param name="jobOfTarget">the crank job that served each target; a target not named is looked up by its own name</param>
     public static RunResult Apply(RunResult run, CrankResultFile crank, IReadOnlyDictionary<string, string> jobOfTarget)
     {
-        var timelines = new Dictionary<string, (CrankJob Job, AgentCpu Cpu, AgentCounters? Counters)>(StringComparer.Ordinal);
+        var timelines = new Dictionary<string, (CrankJob Job, AgentCpu Cpu, AgentRuntimeCounters? RuntimeCounters)>(StringComparer.Ordinal);
         foreach (var target in run.Targets.Where(t => t.Measured))
         {
             var jobName = jobOfTarget.TryGetValue(target.Name, out var named) ? named : target.Name;
@@ -31,7 +31,7 @@ public static class CrankImport
             var cpu = AgentCpu.Of(job);
             if (!cpu.HasSamples)
                 throw new InvalidDataException($"{crank.Source}: job '{job.Name}' has no {CrankResultFile.CpuRaw} samples; was it run with --json and without --exclude-measurements?");
-            timelines[target.Name] = (job, cpu, AgentCounters.Of(job));
+            timelines[target.Name] = (job, cpu, AgentRuntimeCounters.Of(job));
         }
         if (timelines.Count == 0) throw new InvalidDataException($"{run.Spec.Targets.Count} target(s) in the run, none measured: nothing to import");
 
@@ -52,7 +52,7 @@ public static class CrankImport
                 windows++;
                 return r.With(Metrics.ServerCpuSeconds, w.CpuSeconds).With(Metrics.ServerPeakRssMb, w.PeakWorkingSetMb) with
                 {
-                    Counters = r.Counters ?? t.Counters?.Window(start, r.ElapsedSeconds),
+                    Counters = r.Counters ?? t.RuntimeCounters?.Window(start, r.ElapsedSeconds),
                 };
             }).ToList();
             return c with { Repeats = repeats, Summary = CellMeasurer.MedianRepeat(repeats), Runtime = TargetCatalog.Find(c.Key.Target)?.Runtime ?? c.Runtime };
@@ -72,7 +72,7 @@ public static class CrankImport
         var serverCores = spec.SeparateServerCores;
         var precision = spec.PrecisionPercent is double p ? p / 100 : CellFlags.NoisyCv;
         var judged = cells.Select(c => timelines.ContainsKey(c.Key.Target) && c.Repeats.Count > 0 ? Judge(c, spec, precision, serverCores) : c).ToList();
-        var targets = run.Targets.Select(t => timelines.TryGetValue(t.Name, out var tl) ? Describe(t, tl.Job, tl.Counters is not null) : t).ToList();
+        var targets = run.Targets.Select(t => timelines.TryGetValue(t.Name, out var tl) ? Describe(t, tl.Job, tl.RuntimeCounters is not null) : t).ToList();
         var result = run with { Spec = spec, Cells = judged, Targets = targets };
         return result with { Verdicts = PairVerdicts.Build(result) };
     }

@@ -9,47 +9,47 @@ namespace Comparator.Measuring;
 /// <param name="Config">perf_event_attr.config: the event within its type</param>
 /// <param name="User">counts user mode</param>
 /// <param name="Kernel">counts kernel mode</param>
-public sealed record CounterEvent(string Name, uint Type, ulong Config, bool User = true, bool Kernel = true)
+public sealed record CpuCounterEvent(string Name, uint Type, ulong Config, bool User = true, bool Kernel = true)
 {
-    public static readonly CounterEvent InstructionsUser = new("instructionsUser", 0, 1, Kernel: false);
-    public static readonly CounterEvent InstructionsKernel = new("instructionsKernel", 0, 1, User: false);
-    public static readonly CounterEvent Cycles = new("cycles", 0, 0);
-    public static readonly CounterEvent BranchMisses = new("branchMisses", 0, 5);
-    public static readonly CounterEvent CacheMisses = new("cacheMisses", 0, 3);
+    public static readonly CpuCounterEvent InstructionsUser = new("instructionsUser", 0, 1, Kernel: false);
+    public static readonly CpuCounterEvent InstructionsKernel = new("instructionsKernel", 0, 1, User: false);
+    public static readonly CpuCounterEvent Cycles = new("cycles", 0, 0);
+    public static readonly CpuCounterEvent BranchMisses = new("branchMisses", 0, 5);
+    public static readonly CpuCounterEvent CacheMisses = new("cacheMisses", 0, 3);
     /// <summary>The load driver's instructions, user and kernel together: counted on the comparator's own process (and the tools it starts) over a window.</summary>
-    public static readonly CounterEvent DriverInstructions = new("driverInstructions", 0, 1);
+    public static readonly CpuCounterEvent DriverInstructions = new("driverInstructions", 0, 1);
     /// <summary>The kernel's own clock of a task's time on a CPU, in ns: counted on every Linux, PMU or not (the tests' proof of inheritance).</summary>
-    public static readonly CounterEvent TaskClock = new("taskClockNs", 1, 1);
+    public static readonly CpuCounterEvent TaskClock = new("taskClockNs", 1, 1);
 }
 
 /// <summary>Which events a target's counters count: the CPU's (instructions first), or the task clock alone where a test needs no PMU.</summary>
-public sealed record CounterSet(IReadOnlyList<CounterEvent> Events)
+public sealed record CpuCounterSet(IReadOnlyList<CpuCounterEvent> Events)
 {
     /// <summary>Instructions (user and kernel apart), cycles, branch and cache misses: what a cost gap is made of.</summary>
-    public static readonly CounterSet Hardware = new(new[]
+    public static readonly CpuCounterSet Hardware = new(new[]
     {
-        CounterEvent.InstructionsUser, CounterEvent.InstructionsKernel, CounterEvent.Cycles, CounterEvent.BranchMisses, CounterEvent.CacheMisses,
+        CpuCounterEvent.InstructionsUser, CpuCounterEvent.InstructionsKernel, CpuCounterEvent.Cycles, CpuCounterEvent.BranchMisses, CpuCounterEvent.CacheMisses,
     });
 
-    public static readonly CounterSet TaskClockOnly = new(new[] { CounterEvent.TaskClock });
+    public static readonly CpuCounterSet TaskClockOnly = new(new[] { CpuCounterEvent.TaskClock });
 
     /// <summary>The driver's side: its instructions alone, one counter per thread of the comparator's process.</summary>
-    public static readonly CounterSet Driver = new(new[] { CounterEvent.DriverInstructions });
+    public static readonly CpuCounterSet Driver = new(new[] { CpuCounterEvent.DriverInstructions });
 }
 
 /// <summary>A counter's three values as read: its count, and how long it was enabled and actually on the PMU (less when multiplexed).</summary>
-public readonly record struct CounterValue(ulong Count, ulong EnabledNs, ulong RunningNs)
+public readonly record struct CpuCounterValue(ulong Count, ulong EnabledNs, ulong RunningNs)
 {
-    public static CounterValue operator +(CounterValue a, CounterValue b) => new(a.Count + b.Count, a.EnabledNs + b.EnabledNs, a.RunningNs + b.RunningNs);
+    public static CpuCounterValue operator +(CpuCounterValue a, CpuCounterValue b) => new(a.Count + b.Count, a.EnabledNs + b.EnabledNs, a.RunningNs + b.RunningNs);
 }
 
 /// <summary>
 /// The counts of one window: each event's count over it, scaled by enabled/running where the kernel had
 /// to share the PMU's registers between events (then <see cref="Multiplexed"/> says so: the count is an estimate).
 /// </summary>
-public sealed record CounterWindow(IReadOnlyDictionary<string, double> Counts, bool Multiplexed)
+public sealed record CpuCounterWindow(IReadOnlyDictionary<string, double> Counts, bool Multiplexed)
 {
-    public static CounterWindow Between(IReadOnlyDictionary<string, CounterValue> before, IReadOnlyDictionary<string, CounterValue> after)
+    public static CpuCounterWindow Between(IReadOnlyDictionary<string, CpuCounterValue> before, IReadOnlyDictionary<string, CpuCounterValue> after)
     {
         var counts = new Dictionary<string, double>();
         var multiplexed = false;
@@ -61,7 +61,7 @@ public sealed record CounterWindow(IReadOnlyDictionary<string, double> Counts, b
             if (running < enabled * 0.999) { multiplexed = true; count *= enabled / running; }
             counts[name] = count;
         }
-        return new CounterWindow(counts, multiplexed);
+        return new CpuCounterWindow(counts, multiplexed);
     }
 }
 
@@ -76,9 +76,9 @@ public sealed record CounterWindow(IReadOnlyDictionary<string, double> Counts, b
 /// </summary>
 public sealed class CpuCounters : IDisposable
 {
-    private readonly List<(CounterEvent Event, int Fd)> _fds;
+    private readonly List<(CpuCounterEvent Event, int Fd)> _fds;
 
-    private CpuCounters(List<(CounterEvent, int)> fds, IReadOnlyList<string> notCounted)
+    private CpuCounters(List<(CpuCounterEvent, int)> fds, IReadOnlyList<string> notCounted)
     {
         _fds = fds;
         NotCounted = notCounted;
@@ -91,21 +91,21 @@ public sealed class CpuCounters : IDisposable
     public IReadOnlyList<string> Counted => _fds.Select(f => f.Event.Name).Distinct().ToList();
 
     /// <summary>Counts every thread the (stopped, single-threaded) process will ever have: call before it runs on.</summary>
-    public static CpuCounters OpenAtStart(int pid, CounterSet set) => Open(new[] { pid }, set);
+    public static CpuCounters OpenAtStart(int pid, CpuCounterSet set) => Open(new[] { pid }, set);
 
     /// <summary>Counts a running process from now: every thread alive and every thread they start.</summary>
-    public static CpuCounters Attach(int pid, CounterSet set)
+    public static CpuCounters Attach(int pid, CpuCounterSet set)
     {
         var threads = Directory.Exists($"/proc/{pid}/task")
             ? Directory.EnumerateDirectories($"/proc/{pid}/task").Select(d => int.TryParse(Path.GetFileName(d), out var t) ? t : 0).Where(t => t > 0).ToList()
             : new List<int>();
-        if (threads.Count == 0) throw new CounterException($"process {pid} is gone or not ours to read (/proc/{pid}/task)");
+        if (threads.Count == 0) throw new CpuCounterException($"process {pid} is gone or not ours to read (/proc/{pid}/task)");
         return Open(threads, set);
     }
 
-    private static CpuCounters Open(IReadOnlyList<int> threads, CounterSet set)
+    private static CpuCounters Open(IReadOnlyList<int> threads, CpuCounterSet set)
     {
-        var fds = new List<(CounterEvent, int)>();
+        var fds = new List<(CpuCounterEvent, int)>();
         var notCounted = new List<string>();
         foreach (var e in set.Events)
         {
@@ -120,22 +120,22 @@ public sealed class CpuCounters : IDisposable
             if (opened.Count == 0 || errno is not (0 or PerfEventOpen.ESRCH))
             {
                 foreach (var fd in opened) PerfEventOpen.Close(fd);
-                notCounted.Add($"{e.Name}: {CounterAvailability.Explain(errno, e)}");
+                notCounted.Add($"{e.Name}: {CpuCounterAvailability.Explain(errno, e)}");
                 continue;
             }
             fds.AddRange(opened.Select(fd => (e, fd)));
         }
-        if (fds.Count == 0) throw new CounterException(string.Join("; ", notCounted));
+        if (fds.Count == 0) throw new CpuCounterException(string.Join("; ", notCounted));
         return new CpuCounters(fds, notCounted);
     }
 
     /// <summary>Every counted event's values now, summed over the threads it was opened on (each with its children).</summary>
-    public IReadOnlyDictionary<string, CounterValue> Read()
+    public IReadOnlyDictionary<string, CpuCounterValue> Read()
     {
-        var values = new Dictionary<string, CounterValue>();
+        var values = new Dictionary<string, CpuCounterValue>();
         foreach (var (e, fd) in _fds)
         {
-            if (PerfEventOpen.Read(fd) is not CounterValue v) continue;
+            if (PerfEventOpen.Read(fd) is not CpuCounterValue v) continue;
             values[e.Name] = values.TryGetValue(e.Name, out var sum) ? sum + v : v;
         }
         return values;
@@ -149,7 +149,7 @@ public sealed class CpuCounters : IDisposable
 }
 
 /// <summary>A process's counters could not be opened at all; the message says why.</summary>
-public sealed class CounterException(string message) : Exception(message);
+public sealed class CpuCounterException(string message) : Exception(message);
 
 /// <summary>The system call and its record (linux/perf_event.h), nothing else.</summary>
 public static unsafe partial class PerfEventOpen
@@ -189,7 +189,7 @@ public static unsafe partial class PerfEventOpen
     };
 
     /// <summary>Opens one counter on a thread (0: this one), on any CPU; the fd, or -1 with errno.</summary>
-    internal static int Open(CounterEvent e, int tid, bool inherit, out int errno)
+    internal static int Open(CpuCounterEvent e, int tid, bool inherit, out int errno)
     {
         if (!OperatingSystem.IsLinux() || Number < 0) { errno = ENOSYS; return -1; }
         var attr = new Attr
@@ -203,10 +203,10 @@ public static unsafe partial class PerfEventOpen
         return (int)fd;
     }
 
-    internal static CounterValue? Read(int fd)
+    internal static CpuCounterValue? Read(int fd)
     {
         var buffer = stackalloc ulong[3];
-        return ReadFd(fd, buffer, 24) == 24 ? new CounterValue(buffer[0], buffer[1], buffer[2]) : null;
+        return ReadFd(fd, buffer, 24) == 24 ? new CpuCounterValue(buffer[0], buffer[1], buffer[2]) : null;
     }
 
     internal static void Close(int fd) => CloseFd(fd);

@@ -24,28 +24,28 @@ public static class ProfilePass
     /// <summary>How many of a profile's hottest frames it keeps.</summary>
     public const int TopFrames = 12;
 
-    public static async Task<ProfileResult> RunAsync(RunOptions options, IReadOnlyList<ILoadDriver> drivers, BuildLayout layout, string directory,
-        IRunProgress progress, CancellationToken cancellationToken)
+    /// <param name="window">the measured run's windows: each target is warmed as they were</param>
+    public static async Task<ProfileResult> RunAsync(TargetSet targets, CellGrid grid, WindowSettings window, ProfileSettings settings,
+        IReadOnlyList<ILoadDriver> drivers, BuildLayout layout, string directory, IRunProgress progress, CancellationToken cancellationToken)
     {
-        var settings = options.Profile ?? throw new ArgumentException("the options ask for no profile", nameof(options));
         var (sampler, unavailable) = SamplingProfiler.Find(settings.Perf);
         if (sampler is null)
         {
             progress.Message(unavailable!);
-            return new ProfileResult("", unavailable, settings.LayersFile, settings.Layers, Array.Empty<ProfiledCell>()) { Baseline = options.BaselineTarget };
+            return new ProfileResult("", unavailable, settings.LayersFile, settings.Layers, Array.Empty<ProfiledCell>()) { Baseline = targets.BaselineTarget };
         }
         var description = sampler.Describe(settings.Duration.TotalSeconds) + "; " + ProfileEnvironment.Description;
         progress.Message($"profile: {sampler.Describe(settings.Duration.TotalSeconds)}, each target started afresh with its runtime's JIT map on");
 
-        var plan = new RunPlan(options, drivers);
-        var allotment = options.Allotments[0];
+        var plan = new RunPlan(grid, drivers);
+        var allotment = grid.Allotments[0];
         var driver = drivers[0];
-        var cells = plan.Cells.Where(c => c.Id.Rate is null && c.Driver == driver && c.Cores == allotment).ToList();
-        var counters = CpuCounting.Resolve(options.Counters).Set;
-        var launcher = new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, ports: options.Ports, counters: counters, environment: ProfileEnvironment.Variables());
+        var cells = plan.Cells.Where(c => c.Plan.Rate is null && c.Driver == driver && c.Cores == allotment).ToList();
+        var launcher = new TargetLauncher(layout, cpuList: grid.Pin?.ServerCpus, ports: targets.Ports, cpuCounters: window.CpuCounting.Set, environment: ProfileEnvironment.Variables());
         // The pass's own record: its targets' starts and checks are not the run's (the measured run's are in its journal).
-        var record = RunRecord.Begin(RunSpecMapping.Start(options, plan, drivers, DateTimeOffset.UtcNow), journal: null);
-        var context = new RunContext(options, plan, record, launcher, progress);
+        var judging = JudgingPlan.OneLaunch;
+        var record = RunRecord.Begin(RunSpecMapping.Start(targets, grid, window, judging, plan, drivers, DateTimeOffset.UtcNow), journal: null);
+        var context = new RunContext(targets, grid, window, judging, plan, record, launcher, progress);
         var folder = Path.Combine(directory, "profiles");
         Directory.CreateDirectory(folder);
 
@@ -56,26 +56,26 @@ public static class ProfilePass
         if (context.Placing) allotment.PinDriver(Environment.ProcessorCount);
         await using (var session = new LaunchSession(context, 0, first: true, allotment))
         {
-            await session.StartAsync(options.Targets, cancellationToken);
-            foreach (var missing in options.Targets.Where(t => session.Active.All(a => a.Plan.Name != t.Name)))
+            await session.StartAsync(targets.Plans, cancellationToken);
+            foreach (var missing in targets.Plans.Where(t => session.Active.All(a => a.Plan.Name != t.Name)))
             {
                 var why = record.Targets.FirstOrDefault(t => t.Name == missing.Name)?.NotMeasuredReason ?? "it did not start";
-                result.AddRange(cells.Select(c => new ProfiledCell(c.Id.For(missing.Name, null), $"not profiled: {why}")));
+                result.AddRange(cells.Select(c => new ProfiledCell(c.Plan.For(missing.Name, null), $"not profiled: {why}")));
             }
-            var measurer = new CellMeasurer(driver, options.Window);
+            var measurer = new CellMeasurer(driver, window);
             for (var i = 0; i < cells.Count && !cancellationToken.IsCancellationRequested; i++)
                 foreach (var target in session.Active)
                 {
                     if (cancellationToken.IsCancellationRequested) break;
-                    var key = cells[i].Id.For(target.Plan.Name, null);
+                    var key = cells[i].Plan.For(target.Plan.Name, null);
                     if (target.Running?.ProcessId is not int pid)
                     {
                         result.Add(new ProfiledCell(key, "not profiled: a service given by URL was not started by the comparator, so its runtime's JIT map could not be switched on"));
                         continue;
                     }
                     progress.Message($"profile: {target.Plan.Name} {cells[i].Label}");
-                    var data = Path.Combine(folder, FileStem(key, cells[i].Id.SizeLabel) + ".perf.data");
-                    sampled.Add((await SampleAsync(sampler, measurer, driver.Open(session.RequestFor(cells[i], target), key.Concurrency, options.KeepAlive, options.RequestTimeout),
+                    var data = Path.Combine(folder, FileStem(key, cells[i].Plan.SizeLabel) + ".perf.data");
+                    sampled.Add((await SampleAsync(sampler, measurer, driver.Open(session.RequestFor(cells[i], target), key.Concurrency, window.KeepAlive, window.RequestTimeout),
                         target, key, pid, data, cold: i == 0, settings.Duration, cancellationToken), pid, data));
                 }
         }
@@ -88,11 +88,11 @@ public static class ProfilePass
             File.Delete(data);
         }
         foreach (var pid in sampled.Select(s => s.Pid).Distinct()) ProfileEnvironment.RemoveMaps(pid);
-        var order = cells.Select(c => c.Id.Key).ToList();
+        var order = cells.Select(c => c.Plan.Key).ToList();
         return new ProfileResult(description, null, settings.LayersFile, settings.Layers,
-            result.OrderBy(c => order.IndexOf(c.Key with { Target = CellKey.AnyTarget })).ThenBy(c => options.Targets.ToList().FindIndex(t => t.Name == c.Key.Target)).ToList())
+            result.OrderBy(c => order.IndexOf(c.Key with { Target = CellKey.AnyTarget })).ThenBy(c => targets.Plans.ToList().FindIndex(t => t.Name == c.Key.Target)).ToList())
         {
-            Baseline = options.BaselineTarget,
+            Baseline = targets.BaselineTarget,
         };
     }
 
@@ -102,18 +102,18 @@ public static class ProfilePass
     {
         using (load)
         {
-            await measurer.WarmAsync(load, target.Counters, cold, cancellationToken);
+            await measurer.WarmAsync(load, target.RuntimeCounters, cold, cancellationToken);
             using var recording = await sampler.StartAsync(pid, data, cancellationToken);
             var cpuBefore = ProcessSampler.CpuSeconds(pid);
-            var countsBefore = target.Cpu?.Read();
+            var countsBefore = target.CpuCounters?.Read();
             var window = await load.RunAsync(duration, cancellationToken);
-            var countsAfter = target.Cpu?.Read();
+            var countsAfter = target.CpuCounters?.Read();
             var cpuAfter = ProcessSampler.CpuSeconds(pid);
             var failure = await recording.StopAsync();
             var served = window.Requests - window.Failed;
             double? instructions = null;
             if (countsBefore is not null && countsAfter is not null && served > 0
-                && CounterWindow.Between(countsBefore, countsAfter).Counts is var counts
+                && CpuCounterWindow.Between(countsBefore, countsAfter).Counts is var counts
                 && counts.TryGetValue(Metrics.InstructionsUser.Id, out var user) && counts.TryGetValue(Metrics.InstructionsKernel.Id, out var kernel))
                 instructions = (user + kernel) / served;
             return new ProfiledCell(key, failure is null ? null : "not profiled: " + failure)

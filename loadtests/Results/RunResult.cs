@@ -86,6 +86,10 @@ public sealed record CellVerdict(
 }
 
 /// <summary>What was asked for, and where it ran.</summary>
+/// <remarks>
+/// What every run recorded is positional; what was added later (null or false in files saved before it)
+/// is an init property. results.json writes them in this order, positional first.
+/// </remarks>
 public sealed record RunSpec(
     IReadOnlyList<string> Targets,
     IReadOnlyList<string> Endpoints,
@@ -99,23 +103,47 @@ public sealed record RunSpec(
     string BaselineTarget,
     IReadOnlyList<DriverInfo> Drivers,
     string? Pin,
-    MachineInfo Machine,
-    bool ServerHeader = false,
-    string? Schedule = null,
-    double? PrecisionPercent = null,
-    int? MaxRepeat = null,
-    double? FirstWarmupSeconds = null,
-    int? Launches = null,
-    double? Confidence = null,
-    double? MinEffectPercent = null,
-    bool? TcpNoDelay = null,
-    ScenarioSpec? Scenario = null,
-    IReadOnlyList<string>? Rates = null,
-    CrankSpec? Crank = null,
-    double? EquivalencePercent = null,
-    SequentialSpec? Sequential = null,
-    IReadOnlyList<CoresSpec>? Cores = null)
+    MachineInfo Machine)
 {
+    public bool ServerHeader { get; init; }
+
+    /// <summary>How this comparator orders the windows (<see cref="Duet"/>, <see cref="Interleaved"/>); runs saved before it was recorded ran one target after another.</summary>
+    public string? Schedule { get; init; }
+
+    // Repeat is the fewest repeats a cell got (all of them for a fixed --repeat); MaxRepeat the cap,
+    // PrecisionPercent the asked CV of requests/s that stops the rounds; FirstWarmupSeconds the
+    // warm-up of each target's first (cold) cell. All null in runs saved before they were recorded.
+    public double? PrecisionPercent { get; init; }
+    public int? MaxRepeat { get; init; }
+    public double? FirstWarmupSeconds { get; init; }
+
+    // Launches: fresh starts of every target, each measuring every cell; Confidence and
+    // MinEffectPercent: the lead rule the verdicts were decided with. Null in files of schema 1.
+    public int? Launches { get; init; }
+    public double? Confidence { get; init; }
+    public double? MinEffectPercent { get; init; }
+
+    /// <summary>What --tcp-nodelay asked of every target (each target's answer is in TargetInfo); null before it existed.</summary>
+    public bool? TcpNoDelay { get; init; }
+
+    /// <summary>The scenario file whose operations were the cells (Endpoints then holds their names); null for the contract's endpoints.</summary>
+    public ScenarioSpec? Scenario { get; init; }
+
+    /// <summary>The fixed-rate passes each cell had after its closed loop (open model, socket driver), as asked; null or empty for none.</summary>
+    public IReadOnlyList<string>? Rates { get; init; }
+
+    /// <summary>Where a run measured through crank ran (the agents' machines, whether the server shared the driver's cores); null for a local run.</summary>
+    public CrankSpec? Crank { get; init; }
+
+    /// <summary>The margin within which two figures are called equivalent; null before it existed (5% is assumed).</summary>
+    public double? EquivalencePercent { get; init; }
+
+    /// <summary>How launches were added until cells settled; null when every cell had the same fixed launch count.</summary>
+    public SequentialSpec? Sequential { get; init; }
+
+    /// <summary>Every allotment of cores the cells were measured under (--server-cores), in order; null in files saved before it was recorded.</summary>
+    public IReadOnlyList<CoresSpec>? Cores { get; init; }
+
     /// <summary>What the CPU's counters counted in this run, or the one line that says why they were not (and how to allow them); null in files saved before they were read.</summary>
     public string? CpuCounters { get; init; }
 
@@ -131,24 +159,9 @@ public sealed record RunSpec(
     /// <summary>Seconds each target was sampled per cell in the profile pass after the measured windows (--profile); null when not profiled.</summary>
     public double? ProfileSeconds { get; init; }
 
-    // Cores: every allotment of cores the cells were measured under (--server-cores), in order; null in files saved before it was recorded.
-    // EquivalencePercent: the margin within which two figures are called equivalent; null before it existed (5% is assumed).
-    // Sequential: how launches were added until cells settled; null when every cell had the same fixed launch count.
-    // Crank: where a run measured through crank ran (the agents' machines, whether the server shared the driver's cores); null for a local run.
-
     /// <summary>The server's machine's cores where it ran apart from the driver (crank, separate agents); null when they shared one machine.</summary>
     public int? SeparateServerCores => Crank is { SharedCores: false } c ? c.ServerCores : null;
 
-    // Rates: the fixed-rate passes each cell had after its closed loop (open model, socket driver), as asked; null or empty for none.
-    // Scenario: the scenario file whose operations were the cells (Endpoints then holds their names); null for the contract's endpoints.
-    // TcpNoDelay: what --tcp-nodelay asked of every target (each target's answer is in TargetInfo); null before it existed.
-    // Launches: fresh starts of every target, each measuring every cell; Confidence and
-    // MinEffectPercent: the lead rule the verdicts were decided with. Null in files of schema 1.
-    // Repeat is the fewest repeats a cell got (all of them for a fixed --repeat); MaxRepeat the cap,
-    // PrecisionPercent the asked CV of requests/s that stops the rounds; FirstWarmupSeconds the
-    // warm-up of each target's first (cold) cell. All null in runs saved before they were recorded.
-
-    /// <summary>How this comparator orders the windows; runs saved before it was recorded ran one target after another.</summary>
     /// <summary>How a duet run (--duet) orders the windows: every target of a cell in the same window.</summary>
     public const string Duet = "duet: per cell, every round runs every target's window at the same time, side by side; " +
                                "every launch starts the targets afresh";

@@ -55,14 +55,17 @@ public sealed record SoakTargetResult(
     long Timeouts,
     double ElapsedSeconds,
     int Passes,
-    IReadOnlyList<string> FailureSamples,
-    IReadOnlyList<RssSample> Rss,
-    IReadOnlyList<double> RssAtPassEndsMb,
-    double? RssStartMb,
-    double? RssAfterFirstPassMb,
-    double? RssLateMedianMb,
-    double? RssEndMb,
-    double? RssPeakMb,
-    string Growth,
-    string GrowthDetail,
-    double? PastDurationSeconds = null);
+    IReadOnlyList<string> FailureSamples)
+{
+    // The memory figures are init properties, after the counts, in soak.json's order.
+    public required IReadOnlyList<RssSample> Rss { get; init; }
+    public required IReadOnlyList<double> RssAtPassEndsMb { get; init; }
+    public double? RssStartMb { get; init; }
+    public double? RssAfterFirstPassMb { get; init; }
+    public double? RssLateMedianMb { get; init; }
+    public double? RssEndMb { get; init; }
+    public double? RssPeakMb { get; init; }
+    public required string Growth { get; init; }
+    public required string GrowthDetail { get; init; }
+    public double? PastDurationSeconds { get; init; }
+}

@@ -9,39 +9,11 @@ using Comparator.Statistics;
 namespace Comparator.Running;
 
 /// <summary>
-/// What a cell's windows are, and all a <see cref="CellMeasurer"/> is told: the warm-up (the cold one for
-/// a target's first cell), each window's length, how many rounds (<see cref="RepeatRule"/>), and how
-/// each connection is used. <see cref="SteadyBound"/>: how much longer a .NET target's warm-up may go on
-/// while its runtime still compiles (<see cref="CellMeasurer.SteadyJitMsPerSecond"/>); zero for none.
-/// </summary>
-public sealed record WindowSettings(TimeSpan Warmup, TimeSpan ColdWarmup, TimeSpan Duration, RepeatRule Rounds, bool KeepAlive, TimeSpan RequestTimeout)
-{
-    public TimeSpan SteadyBound { get; init; } = DefaultSteadyBound;
-
-    /// <summary>
-    /// Duet measurement (Bulej et al., ICPE 2020): every target of a cell loaded in the same window, side by side,
-    /// instead of one after another; each window then shares the machine's swings with its twin's. The driver's
-    /// CPU and the machine's figures of a window are then those of all sides together.
-    /// </summary>
-    public bool Duet { get; init; }
-
-    /// <summary>The events counted on the comparator's own process over each window (the driver's instructions), or null for none.</summary>
-    public CounterSet? DriverCounters { get; init; }
-
-    /// <summary>
-    /// The default bound of the warm-up's wait for a steady runtime: .NET 10's tiered compilation (tier-1 rejits,
-    /// PGO's instrumented tier, OSR) was seen compiling 20 s into a load, the share of JIT in a kestrel's instructions
-    /// falling from 32% after 3 s to 2.5% after 20 s.
-    /// </summary>
-    public static readonly TimeSpan DefaultSteadyBound = TimeSpan.FromSeconds(20);
-}
-
-/// <summary>
 /// One target of a cell: the request it is sent, its process (null for an external target without one: no CPU
 /// figures), the CPU's counters of that process (null where not counted), and its runtime's counter session
 /// (.NET targets: the warm-up waits on it until the JIT stops compiling).
 /// </summary>
-public sealed record CellParticipant(LoadRequest Request, int? ServerPid, CpuCounters? Counters = null, RuntimeCounterSession? Runtime = null);
+public sealed record CellParticipant(LoadRequest Request, int? ServerPid, CpuCounters? CpuCounters = null, RuntimeCounterSession? RuntimeCounters = null);
 
 /// <summary>
 /// Measures one cell: a discarded warm-up, then the repeats (as many as <see cref="RepeatRule"/> asks), each with the server's CPU time taken
@@ -85,7 +57,7 @@ public sealed class CellMeasurer
                 for (var t = 0; t < sessions.Count && !cancellationToken.IsCancellationRequested; t++)
                 {
                     await Run(sessions[t], warmup);
-                    steady.Add(await WarmUntilSteadyAsync(d => Run(sessions[t], d), participants[t].Runtime, cancellationToken));
+                    steady.Add(await WarmUntilSteadyAsync(d => Run(sessions[t], d), participants[t].RuntimeCounters, cancellationToken));
                 }
 
             // Rounds until the rule is satisfied: every target within the precision, or the cap.
@@ -185,10 +157,10 @@ public sealed class CellMeasurer
         var serverCpuBefore = serverPid is int p ? ProcessSampler.CpuSeconds(p) : null;
         var machineBefore = ProcessSampler.MachineTimes();
         var switchesBefore = serverPid is int t0 ? ProcessSampler.ThreadSwitches(t0) : null;
-        var countsBefore = participant.Counters?.Read();
+        var countsBefore = participant.CpuCounters?.Read();
         var window = await run(_window.Duration);
         if (cancellationToken.IsCancellationRequested) return null;
-        var countsAfter = participant.Counters?.Read();
+        var countsAfter = participant.CpuCounters?.Read();
         var driverAfter = driver?.Read();
         var machineAfter = ProcessSampler.MachineTimes();
         var serverCpuAfter = serverPid is int q ? ProcessSampler.CpuSeconds(q) : null;
@@ -204,19 +176,19 @@ public sealed class CellMeasurer
         {
             WindowStartedAt = startedAt, Threads = threads,
         };
-        if (driverBefore is not null && driverAfter is not null) measurement = WithCounts(measurement, CounterWindow.Between(driverBefore, driverAfter));
-        return countsBefore is null || countsAfter is null ? measurement : WithCounts(measurement, CounterWindow.Between(countsBefore, countsAfter));
+        if (driverBefore is not null && driverAfter is not null) measurement = WithCounts(measurement, CpuCounterWindow.Between(driverBefore, driverAfter));
+        return countsBefore is null || countsAfter is null ? measurement : WithCounts(measurement, CpuCounterWindow.Between(countsBefore, countsAfter));
     }
 
     private CpuCounters? AttachDriver()
     {
-        if (_window.DriverCounters is not CounterSet set) return null;
+        if (_window.DriverCpuCounters is not CpuCounterSet set) return null;
         try { return CpuCounters.Attach(Environment.ProcessId, set); }
-        catch (CounterException) { return null; } // the run's counters line already says why
+        catch (CpuCounterException) { return null; } // the run's counters line already says why
     }
 
     /// <summary>The CPU's counts of a window as its figures (each event's name is its figure's); a multiplexed window says its counts are scaled estimates.</summary>
-    public static Measurement WithCounts(Measurement measurement, CounterWindow counts)
+    public static Measurement WithCounts(Measurement measurement, CpuCounterWindow counts)
     {
         foreach (var metric in Metrics.StoredFigures)
             if (counts.Counts.TryGetValue(metric.Id, out var value)) measurement = measurement.With(metric, value);

@@ -3,20 +3,26 @@ using Comparator.Measuring;
 namespace Comparator.Running;
 
 /// <summary>
-/// Whether a run counts the CPU's instructions, decided once per process: asked (--counters, on by default)
-/// and possible here (<see cref="CounterAvailability.Probe"/>). The launcher opens the set on every target it
-/// starts, a service given by URL whose process is found gets them attached, and the run records the line.
+/// Whether a run counts the CPU's instructions: asked (--counters, on by default) and possible here
+/// (<see cref="CpuCounterAvailability.Probe"/>, probed once per process when the options are built). The launcher
+/// opens <paramref name="Set"/> on every target it starts, a service given by URL whose process is found gets
+/// them attached, and the run records <paramref name="Line"/>.
 /// </summary>
-public static class CpuCounting
+/// <param name="Set">the events to count; null: none</param>
+/// <param name="Line">what is counted, or which obstacle stops it and how to remove it</param>
+public sealed record CpuCounting(CpuCounterSet? Set, string Line)
 {
-    private static readonly Lazy<CounterAvailability> Probed = new(CounterAvailability.Probe);
+    private static readonly Lazy<CpuCounterAvailability> Probed = new(CpuCounterAvailability.Probe);
 
-    /// <summary>The events to count (null: none) and the one line that says what is counted, or which obstacle stops it and how to remove it.</summary>
-    public static (CounterSet? Set, string Line) Resolve(bool asked)
+    /// <summary>Nothing counted, as --counters off asks.</summary>
+    public static CpuCounting Off => new(null, CpuCounterAvailability.Off.Line);
+
+    /// <summary>The machine asked, once: what it can count where counting is asked.</summary>
+    public static CpuCounting Resolve(bool asked)
     {
-        if (!asked) return (null, CounterAvailability.Off.Line);
+        if (!asked) return Off;
         var probe = Probed.Value;
-        return (probe.Available ? CounterSet.Hardware : null, probe.Line);
+        return new(probe.Available ? CpuCounterSet.Hardware : null, probe.Line);
     }
 
     /// <summary>What a service given by URL misses when its counters are attached to its running process rather than opened at its start.</summary>
@@ -24,7 +30,7 @@ public static class CpuCounting
                                        "(a thread started in the instant of attaching is missed; a process the service forwards to is not counted)";
 
     /// <summary>The counters of a service given by URL whose process was found: attached now; null with why when they cannot be.</summary>
-    public static (CpuCounters? Counters, string Note) AttachExternal(int? pid, CounterSet? set)
+    public static (CpuCounters? CpuCounters, string Note) AttachExternal(int? pid, CpuCounterSet? set)
     {
         if (set is null) return (null, "not counted");
         if (pid is not int p) return (null, "not counted: no process of the service was found listening on its loopback port");
@@ -33,7 +39,7 @@ public static class CpuCounting
             var counters = CpuCounters.Attach(p, set);
             return (counters, AttachedNote + (counters.NotCounted.Count > 0 ? "; not counted: " + string.Join("; ", counters.NotCounted) : ""));
         }
-        catch (CounterException e)
+        catch (CpuCounterException e)
         {
             return (null, "not counted: " + e.Message);
         }

@@ -24,20 +24,20 @@ public static class LaunchMeasurement
     public static async Task MeasureAsync(RunContext run, LaunchSession session, int launch, IReadOnlySet<CellPlan> pending, CellCount count,
         CancellationToken cancellationToken)
     {
-        var (options, record) = (run.Options, run.Record);
+        var record = run.Record;
         var cold = true;
-        foreach (var planned in run.Plan.Cells.Where(c => pending.Contains(c.Id)))
+        foreach (var planned in run.Plan.Cells.Where(c => pending.Contains(c.Plan)))
         {
             var active = session.Active;
             if (cancellationToken.IsCancellationRequested || active.Count == 0) break;
-            var (concurrency, driver) = (planned.Id.Key.Concurrency, planned.Driver);
-            var rate = record.RateOf(planned.Id);
+            var (concurrency, driver) = (planned.Plan.Key.Concurrency, planned.Driver);
+            var rate = record.RateOf(planned.Plan);
             var label = planned.Label + (rate is double asked ? string.Create(CultureInfo.InvariantCulture, $" @{asked:0}/s") : "");
-            if (planned.Id.Rate is not null && rate is null)
+            if (planned.Plan.Rate is not null && rate is null)
             {
                 foreach (var target in active)
-                    record.Missed(record.Key(target.Plan.Name, planned.Id),
-                        $"{planned.Id.Rate.Describe()}: the closed-loop cell measured no capacity on every target in the first launch", CellFlags.NotMeasured);
+                    record.Missed(record.Key(target.Plan.Name, planned.Plan),
+                        $"{planned.Plan.Rate.Describe()}: the closed-loop cell measured no capacity on every target in the first launch", CellFlags.NotMeasured);
                 count.Done += active.Count;
                 continue;
             }
@@ -45,8 +45,8 @@ public static class LaunchMeasurement
             foreach (var target in active)
             {
                 var request = session.RequestFor(planned, target);
-                var key = record.Key(target.Plan.Name, planned.Id);
-                if (driver.CannotMeasure(request, options.KeepAlive) is string cannot)
+                var key = record.Key(target.Plan.Name, planned.Plan);
+                if (driver.CannotMeasure(request, run.Window.KeepAlive) is string cannot)
                     record.Missed(key, $"{driver.Name}: {cannot}", CellFlags.NotApplicable);
                 else if (target.Running is { HasExited: true })
                 {
@@ -60,30 +60,30 @@ public static class LaunchMeasurement
             count.Done += active.Count;
             if (participants.Count == 0) continue;
 
-            var launchText = options.Launches > 1 ? $" launch {launch + 1}" + (options.Rule.Design is null ? $"/{options.Launches}" : "") : "";
+            var launchText = run.Judging.Launches > 1 ? $" launch {launch + 1}" + (run.Judging.Rule.Design is null ? $"/{run.Judging.Launches}" : "") : "";
             run.Progress.CellStarted(count.Done, count.Total, $"{label}{launchText} ({string.Join(", ", participants.Select(p => p.Target.Plan.Name))})",
                 (count.Total - count.Done + participants.Count) * count.SecondsPerCell);
             var names = participants.Select(p => p.Target.Plan.Name).ToList();
-            var measurer = new CellMeasurer(driver, options.Window);
+            var measurer = new CellMeasurer(driver, run.Window);
             var repeats = await measurer.MeasureInterleavedAsync(
-                participants.Select(p => new CellParticipant(p.Request, p.Target.Running?.ProcessId ?? p.Target.Plan.ExternalPid, p.Target.Cpu, p.Target.Counters)).ToList(), concurrency, cancellationToken, cold,
+                participants.Select(p => new CellParticipant(p.Request, p.Target.Running?.ProcessId ?? p.Target.Plan.ExternalPid, p.Target.CpuCounters, p.Target.RuntimeCounters)).ToList(), concurrency, cancellationToken, cold,
                 // A round's CV within the launch only means something when the launch has several rounds.
-                options.Repeats.MaxRepeat < 2 ? null : rounds => run.Progress.RoundFinished(label, rounds[0].Count, string.Join(", ", rounds.Select((r, i) =>
+                run.Window.Rounds.MaxRepeat < 2 ? null : rounds => run.Progress.RoundFinished(label, rounds[0].Count, string.Join(", ", rounds.Select((r, i) =>
                     string.Create(CultureInfo.InvariantCulture, $"{names[i]} cv {100 * Spread.CoefficientOfVariation(r.Select(m => m.RequestsPerSecond).ToList()):0.0}%")))), rate);
             cold = false;
             record.UnplannedLoad(measurer.SteadyLoadSeconds, participants.Count);
             for (var i = 0; i < participants.Count; i++)
             {
-                var key = record.Key(participants[i].Target.Plan.Name, planned.Id);
-                var counted = await TargetCounters.WithCountersAsync(participants[i].Target.Counters, repeats[i], cancellationToken);
+                var key = record.Key(participants[i].Target.Plan.Name, planned.Plan);
+                var counted = await TargetRuntimeCounters.WithRuntimeCountersAsync(participants[i].Target.RuntimeCounters, repeats[i], cancellationToken);
                 var tagged = counted.Select((m, round) => m with { Launch = launch, Round = round }).ToList();
                 foreach (var window in tagged) record.Window(key, window);
                 run.Progress.CellFinished($"{participants[i].Target.Plan.Name} {label}{launchText}",
-                    tagged.Count == 0 ? "not measured: " + RunAssembly.NoRepeat : Outcome(tagged, concurrency, options.Repeats.Precision, rate));
+                    tagged.Count == 0 ? "not measured: " + RunAssembly.NoRepeat : Outcome(tagged, concurrency, run.Window.Rounds.Precision, rate));
             }
             // The first launch's closed-loop capacity sets every launch's share-of-capacity rates, so the cell's rate stays one.
-            if (planned.Id.Rate is null && launch == 0 && participants.Count == active.Count && repeats.All(r => r.Count > 0 && r.All(m => m.Failed == 0)))
-                record.Capacity(planned.Id.Key, repeats.Min(r => CellMeasurer.MedianRepeat(r).RequestsPerSecond));
+            if (planned.Plan.Rate is null && launch == 0 && participants.Count == active.Count && repeats.All(r => r.Count > 0 && r.All(m => m.Failed == 0)))
+                record.Capacity(planned.Plan.Key, repeats.Min(r => CellMeasurer.MedianRepeat(r).RequestsPerSecond));
         }
     }
 

@@ -10,19 +10,22 @@ using Comparator.Verification;
 namespace Comparator.Running;
 
 /// <summary>
-/// What every part of a run shares: what was asked, the plan, the record of what was measured, where progress goes, and how
-/// targets are started and their endpoints checked (<see cref="TargetLauncher"/> and, when <c>Check</c> is null, <see cref="EndpointVerifier"/>).
+/// What every part of a run shares: the groups of what was asked that a launch reads, the plan, the record of what was measured,
+/// where progress goes, and how targets are started and their endpoints checked (<see cref="TargetLauncher"/> and, when
+/// <c>Check</c> is null, <see cref="EndpointVerifier"/>).
 /// </summary>
-public sealed record RunContext(RunOptions Options, RunPlan Plan, RunRecord Record, ITargetLauncher Launcher, IRunProgress Progress, EndpointCheck? Check = null)
+public sealed record RunContext(TargetSet Targets, CellGrid Cells, WindowSettings Window, JudgingPlan Judging, RunPlan Plan, RunRecord Record,
+    ITargetLauncher Launcher, IRunProgress Progress, EndpointCheck? Check = null)
 {
     /// <summary>Whether this run places the targets and the driver itself (--server-cores); --pin is placed once by the command.</summary>
-    public bool Placing => Options.ServerCores is not null;
+    public bool Placing => Cells.ServerCores is not null;
 }
 
 /// <summary>A target that started (or was given by URL) and passed verification; a started .NET target has its counter session.</summary>
-/// <param name="Cpu">the CPU's counters of its process: opened at its start by the launcher, or attached to a service given by URL; null where not counted</param>
-/// <param name="OwnsCpu">whether this launch attached <paramref name="Cpu"/> (and closes it), rather than the launcher</param>
-public sealed record ActiveTarget(TargetPlan Plan, IStartedTarget? Running, Uri BaseUrl, RuntimeCounterSession? Counters = null, CpuCounters? Cpu = null, bool OwnsCpu = false);
+/// <param name="CpuCounters">the CPU's counters of its process: opened at its start by the launcher, or attached to a service given by URL; null where not counted</param>
+/// <param name="OwnsCpuCounters">whether this launch attached <paramref name="CpuCounters"/> (and closes them), rather than the launcher</param>
+public sealed record ActiveTarget(TargetPlan Plan, IStartedTarget? Running, Uri BaseUrl, RuntimeCounterSession? RuntimeCounters = null, CpuCounters? CpuCounters = null,
+    bool OwnsCpuCounters = false);
 
 /// <summary>
 /// One launch under one allotment of cores: every target started afresh and verified (a failure is recorded
@@ -51,16 +54,15 @@ public sealed class LaunchSession : IAsyncDisposable
     /// <summary>Starts and verifies every target in the given order; a target that failed its first start is not started again.</summary>
     public async Task StartAsync(IEnumerable<TargetPlan> order, CancellationToken cancellationToken)
     {
-        var options = _run.Options;
         foreach (var plan in order)
         {
             if (cancellationToken.IsCancellationRequested) break;
             if (!_first && _run.Record.NotMeasured(plan.Name)) continue;
-            if (options.Launches > 1) _run.Progress.Message($"launch {_launch + 1}{(options.Rule.Design is null ? $" of {options.Launches}" : "")}: {plan.Name}");
+            if (_run.Judging.Launches > 1) _run.Progress.Message($"launch {_launch + 1}{(_run.Judging.Rule.Design is null ? $" of {_run.Judging.Launches}" : "")}: {plan.Name}");
             if (await StartAndVerifyAsync(plan, cancellationToken) is ActiveTarget ready) _active.Add(ready);
         }
         // A scenario's rules compare targets (same-as), so its operations are verified once all are up.
-        if (options.Scenario is Scenario scenario && !cancellationToken.IsCancellationRequested)
+        if (_run.Cells.Scenario is Scenario scenario && !cancellationToken.IsCancellationRequested)
             Answers = await VerifyScenarioAsync(scenario, cancellationToken);
     }
 
@@ -79,10 +81,10 @@ public sealed class LaunchSession : IAsyncDisposable
     /// </summary>
     private async Task<ActiveTarget?> StartAndVerifyAsync(TargetPlan plan, CancellationToken cancellationToken)
     {
-        var options = _run.Options;
+        var targets = _run.Targets;
         var started = await TargetCheck.StartAndVerifyAsync(_run.Launcher, plan.Name, plan.Definition, plan.ExternalUrl,
-            new ServiceSwitches(options.ServerHeader, TcpNoDelay: options.TcpNoDelay), verify: options.Scenario is null && (_first || plan.ExternalUrl is null),
-            _run.Placing ? _allotment.ServerCpus : null, _run.Progress.Message, cancellationToken, options.Insecure, _run.Check);
+            new ServiceSwitches(targets.ServerHeader, TcpNoDelay: targets.TcpNoDelay), verify: _run.Cells.Scenario is null && (_first || plan.ExternalUrl is null),
+            _run.Placing ? _allotment.ServerCpus : null, _run.Progress.Message, cancellationToken, targets.Insecure, _run.Check);
         if (started.LaunchError is string error)
         {
             Failed(plan, error);
@@ -91,8 +93,8 @@ public sealed class LaunchSession : IAsyncDisposable
         var (running, baseUrl) = (started.Running, started.BaseUrl!);
         if (!_first && running is null)
         {
-            var attached = CpuCounting.AttachExternal(plan.ExternalPid, CpuCounting.Resolve(options.Counters).Set).Counters;
-            return new ActiveTarget(plan, running, baseUrl, Cpu: attached, OwnsCpu: attached is not null);
+            var attached = CpuCounting.AttachExternal(plan.ExternalPid, _run.Window.CpuCounting.Set).CpuCounters;
+            return new ActiveTarget(plan, running, baseUrl, CpuCounters: attached, OwnsCpuCounters: attached is not null);
         }
         if (_first && started.Checks.Count > 0) _run.Record.AddChecks(started.Checks);
         if (started.Failure is string reason)
@@ -101,14 +103,14 @@ public sealed class LaunchSession : IAsyncDisposable
             await started.DisposeAsync();
             return null;
         }
-        var (counters, countersNote) = TargetCounters.For(plan, running);
-        var set = CpuCounting.Resolve(options.Counters).Set;
+        var (runtimeCounters, runtimeNote) = TargetRuntimeCounters.For(plan, running);
+        var set = _run.Window.CpuCounting.Set;
         var (cpu, cpuNote) = running is not null
-            ? (running.Counters, set is null ? null : running.CountersNote ?? "not counted: the launcher opened no counters on it")
+            ? (running.CpuCounters, set is null ? null : running.CpuCountersNote ?? "not counted: the launcher opened no counters on it")
             : CpuCounting.AttachExternal(plan.ExternalPid, set);
         if (set is null) cpuNote = null; // the run's one line says why nothing is counted
-        if (_first) _run.Record.Target(Info(plan, baseUrl.ToString().TrimEnd('/'), null) with { TcpNoDelay = running?.TcpNoDelay, RuntimeCounters = countersNote, CpuCounters = cpuNote });
-        return new ActiveTarget(plan, running, baseUrl, counters, cpu, OwnsCpu: running is null && cpu is not null);
+        if (_first) _run.Record.Target(Info(plan, baseUrl.ToString().TrimEnd('/'), null) with { TcpNoDelay = running?.TcpNoDelay, RuntimeCounters = runtimeNote, CpuCounters = cpuNote });
+        return new ActiveTarget(plan, running, baseUrl, runtimeCounters, cpu, OwnsCpuCounters: running is null && cpu is not null);
     }
 
     /// <summary>
@@ -118,7 +120,7 @@ public sealed class LaunchSession : IAsyncDisposable
     /// </summary>
     private async Task<IReadOnlyList<ScenarioAnswer>> VerifyScenarioAsync(Scenario scenario, CancellationToken cancellationToken)
     {
-        var answers = await ScenarioVerifier.VerifyAsync(scenario, _active.Select(t => (t.Plan.Name, t.BaseUrl)).ToList(), cancellationToken, _run.Options.Insecure);
+        var answers = await ScenarioVerifier.VerifyAsync(scenario, _active.Select(t => (t.Plan.Name, t.BaseUrl)).ToList(), cancellationToken, _run.Targets.Insecure);
         if (_first) _run.Record.AddChecks(TargetCheck.ChecksOf(answers));
         foreach (var target in _active.ToList())
         {
@@ -140,12 +142,12 @@ public sealed class LaunchSession : IAsyncDisposable
     /// operation checked by its rule (same-as and same-fields compare each answer with the reference target's answer in this
     /// launch's verification).
     /// </summary>
-    public LoadRequest RequestFor(PlannedCell cell, ActiveTarget target) => RequestOf(cell, target) with { Insecure = _run.Options.Insecure };
+    public LoadRequest RequestFor(PlannedCell cell, ActiveTarget target) => RequestOf(cell, target) with { Insecure = _run.Targets.Insecure };
 
     private LoadRequest RequestOf(PlannedCell cell, ActiveTarget target)
     {
         if (cell.Operation is not Operation operation)
-            return LoadRequest.For(cell.Contract!, target.BaseUrl, cell.Payload.Bytes, _run.Options.JsonItems);
+            return LoadRequest.For(cell.Contract!, target.BaseUrl, cell.Payload.Bytes, _run.Cells.JsonItems);
         ScenarioAnswer? Answer(string name) => Answers!.FirstOrDefault(a => a.Operation == operation.Label && a.Target == name);
         var reference = Scenario.ExpectFor(operation, target.Plan.Name).Body?.Reference is string other ? Answer(other)?.Body : null;
         return LoadRequest.For(operation, target.Plan.Name, target.BaseUrl, reference, Answer(target.Plan.Name)?.Chunked == true);
@@ -153,8 +155,8 @@ public sealed class LaunchSession : IAsyncDisposable
 
     private static async Task StopAsync(ActiveTarget target)
     {
-        if (target.OwnsCpu) target.Cpu?.Dispose();
-        if (target.Counters is not null) await target.Counters.DisposeAsync();
+        if (target.OwnsCpuCounters) target.CpuCounters?.Dispose();
+        if (target.RuntimeCounters is not null) await target.RuntimeCounters.DisposeAsync();
         if (target.Running is not null) await target.Running.DisposeAsync();
     }
 
@@ -163,7 +165,7 @@ public sealed class LaunchSession : IAsyncDisposable
         foreach (var target in _active) await StopAsync(target);
     }
 
-    private TargetInfo Info(TargetPlan plan, string? baseUrl, string? notMeasured) => Described(plan, baseUrl, notMeasured) with { Revision = _run.Options.RevisionOf(plan.Name) };
+    private TargetInfo Info(TargetPlan plan, string? baseUrl, string? notMeasured) => Described(plan, baseUrl, notMeasured) with { Revision = _run.Targets.RevisionOf(plan.Name) };
 
     private static TargetInfo Described(TargetPlan plan, string? baseUrl, string? notMeasured) => (plan.Definition is TargetDefinition d
         ? new TargetInfo(plan.Name, d.Stack, d.Runtime, d.Server, baseUrl, false, notMeasured is null, notMeasured)

@@ -41,30 +41,30 @@ public sealed class RunOrchestrator
     /// <param name="journal">where every change is appended as it happens (the run directory's journal.jsonl), or null</param>
     public async Task<RunResult> RunAsync(CancellationToken cancellationToken, RunJournal? journal = null)
     {
-        var plan = new RunPlan(_options, _drivers);
+        var plan = new RunPlan(_options.Cells, _drivers);
         var record = RunRecord.Begin(RunSpecMapping.Start(_options, plan, _drivers, DateTimeOffset.UtcNow), journal);
-        var run = new RunContext(_options, plan, record, _launcher, _progress, _check);
+        var run = new RunContext(_options.Targets, _options.Cells, _options.Window, _options.Judging, plan, record, _launcher, _progress, _check);
         _progress.Message(record.Start.Spec.CpuCounters!);
-        foreach (var missing in _options.Unavailable)
+        foreach (var missing in _options.Targets.Unavailable)
         {
             _progress.Message($"{missing.Name}: not measured: {missing.UnavailableReason}");
             record.Target(new TargetInfo(missing.Name, missing.Stack, missing.Runtime, missing.Server, null, false, false, missing.UnavailableReason));
         }
 
-        var targets = _options.Targets.ToList();
-        var design = _options.Rule.Design;
+        var targets = _options.Targets.Plans.ToList();
+        var design = _options.Judging.Rule.Design;
         // The cells still measured: all of them until the design's first look, then those not yet settled.
-        var pending = plan.Cells.Select(c => c.Id).ToHashSet();
+        var pending = plan.Cells.Select(c => c.Plan).ToHashSet();
         var count = new CellCount
         {
-            Total = _options.CellCount * (design is null ? _options.Launches : Math.Min(design.FirstLook, _options.Launches)),
-            SecondsPerCell = _options.Warmup.TotalSeconds + _options.Repeats.MinRepeat * _options.Duration.TotalSeconds,
+            Total = _options.CellsPerLaunch * (design is null ? _options.Judging.Launches : Math.Min(design.FirstLook, _options.Judging.Launches)),
+            SecondsPerCell = _options.Window.CellSeconds,
         };
         var ownCpus = run.Placing ? ProcessSampler.CpusAllowed(Environment.ProcessId) : null;
-        var stopped = design is null ? $"a fixed {_options.Launches} launch(es)" : $"the horizon of {_options.Launches} launches";
+        var stopped = design is null ? $"a fixed {_options.Judging.Launches} launch(es)" : $"the horizon of {_options.Judging.Launches} launches";
         try
         {
-            for (var launch = 0; launch < _options.Launches && !cancellationToken.IsCancellationRequested; launch++)
+            for (var launch = 0; launch < _options.Judging.Launches && !cancellationToken.IsCancellationRequested; launch++)
             {
                 if (design is not null && launch > 0)
                 {
@@ -75,9 +75,9 @@ public sealed class RunOrchestrator
                     }
                     // The planned warm-ups and windows, and the holds until .NET targets' JIT stopped at the mean a target's cell took so far.
                     var next = _options.LaunchLoadSeconds(pending.Count * targets.Count) + record.UnplannedPerTargetCell * pending.Count * targets.Count;
-                    if (record.LoadSeconds + next > _options.BudgetSeconds)
+                    if (record.LoadSeconds + next > _options.Judging.BudgetSeconds)
                     {
-                        stopped = $"the budget of {_options.BudgetSeconds:0} s of load after {launch} launches ({pending.Count} cell(s) not settled)";
+                        stopped = $"the budget of {_options.Judging.BudgetSeconds:0} s of load after {launch} launches ({pending.Count} cell(s) not settled)";
                         break;
                     }
                     if (launch >= design.FirstLook)
@@ -85,7 +85,7 @@ public sealed class RunOrchestrator
                         _progress.Message($"launch {launch + 1}: {pending.Count} cell(s) not settled yet, measured again");
                         count.Total = count.Done + pending.Count * targets.Count;
                     }
-                    else count.Total = Math.Max(count.Total, count.Done + _options.CellCount);
+                    else count.Total = Math.Max(count.Total, count.Done + _options.CellsPerLaunch);
                 }
                 await LaunchAsync(run, launch, pending, count, cancellationToken);
                 record.LaunchEnded(launch + 1, record.LoadSeconds + _options.LaunchLoadSeconds(pending.Count * targets.Count));
@@ -115,7 +115,7 @@ public sealed class RunOrchestrator
     /// </summary>
     private async Task LaunchAsync(RunContext run, int launch, HashSet<CellPlan> pending, CellCount count, CancellationToken cancellationToken)
     {
-        var allotments = launch % 2 == 0 ? _options.Allotments : _options.Allotments.Reverse().ToList();
+        var allotments = launch % 2 == 0 ? _options.Cells.Allotments : _options.Cells.Allotments.Reverse().ToList();
         for (var place = 0; place < allotments.Count && !cancellationToken.IsCancellationRequested; place++)
         {
             var allotment = allotments[place];
@@ -126,7 +126,7 @@ public sealed class RunOrchestrator
                 allotment.PinDriver(Environment.ProcessorCount);
                 _progress.Message($"cores: the targets {allotment.Phrase}");
             }
-            var order = launch % 2 == 0 ? _options.Targets : Enumerable.Reverse(_options.Targets).ToList();
+            var order = launch % 2 == 0 ? _options.Targets.Plans : Enumerable.Reverse(_options.Targets.Plans).ToList();
             await using var session = new LaunchSession(run, launch, first: launch == 0 && place == 0, allotment);
             await session.StartAsync(order, cancellationToken);
             await LaunchMeasurement.MeasureAsync(run, session, launch, here, count, cancellationToken);

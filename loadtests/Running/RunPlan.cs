@@ -17,12 +17,12 @@ public sealed record CellPlan(CellKey Key, string SizeLabel, RateSpec? Rate = nu
 }
 
 /// <summary>A cell to measure on every target: a contract endpoint at a size, or a scenario's operation; with what measures it.</summary>
-public sealed record PlannedCell(CellPlan Id, EndpointSpec? Contract, Operation? Operation, Payload Payload, ILoadDriver Driver, CoreAllotment Cores)
+public sealed record PlannedCell(CellPlan Plan, EndpointSpec? Contract, Operation? Operation, Payload Payload, ILoadDriver Driver, CoreAllotment Cores)
 {
     public bool HasSize => Contract?.SendsBody ?? Operation?.Size is not null;
 
     /// <summary>"echo-post 4KB c=100 socket": the cell in progress lines (the asked rate is added where known).</summary>
-    public string Label => $"{Id.Key.Endpoint}{(HasSize ? " " + Payload.Spec.Label : "")} c={Id.Key.Concurrency} {Driver.Name}";
+    public string Label => $"{Plan.Key.Endpoint}{(HasSize ? " " + Payload.Spec.Label : "")} c={Plan.Key.Concurrency} {Driver.Name}";
 }
 
 /// <summary>
@@ -33,14 +33,14 @@ public sealed record PlannedCell(CellPlan Id, EndpointSpec? Contract, Operation?
 public sealed class RunPlan
 {
     private static readonly Payload None = new(new PayloadSpec(CellSizes.NoSize, 0, "none"), Array.Empty<byte>());
-    private readonly RunOptions _options;
+    private readonly CellGrid _grid;
     private readonly IReadOnlyList<ILoadDriver> _drivers;
 
-    public RunPlan(RunOptions options, IReadOnlyList<ILoadDriver> drivers)
+    public RunPlan(CellGrid grid, IReadOnlyList<ILoadDriver> drivers)
     {
-        _options = options;
+        _grid = grid;
         _drivers = drivers;
-        Cells = options.Allotments.SelectMany(CellsUnder).ToList();
+        Cells = grid.Allotments.SelectMany(CellsUnder).ToList();
     }
 
     public IReadOnlyList<PlannedCell> Cells { get; }
@@ -50,21 +50,21 @@ public sealed class RunPlan
 
     private IEnumerable<PlannedCell> CellsUnder(CoreAllotment cores)
     {
-        if (_options.Scenario is Scenario scenario)
+        if (_grid.Scenario is Scenario scenario)
         {
             foreach (var operation in scenario.Operations)
             {
                 var size = operation.Size is OperationSize s ? new Payload(new PayloadSpec(s.Label, s.Bytes, BodySource(operation)), Array.Empty<byte>()) : None;
-                foreach (var concurrency in _options.Concurrency)
+                foreach (var concurrency in _grid.Concurrency)
                 foreach (var driver in _drivers)
                 foreach (var cell in WithRates(Cell(operation.Name, null, operation, size, concurrency, driver, cores)))
                     yield return cell;
             }
             yield break;
         }
-        foreach (var endpoint in _options.Endpoints)
-        foreach (var payload in endpoint.SendsBody ? _options.Sizes : new[] { None })
-        foreach (var concurrency in _options.Concurrency)
+        foreach (var endpoint in _grid.Endpoints)
+        foreach (var payload in endpoint.SendsBody ? _grid.Sizes : new[] { None })
+        foreach (var concurrency in _grid.Concurrency)
         foreach (var driver in _drivers)
         foreach (var cell in WithRates(Cell(endpoint.Name, endpoint, null, payload, concurrency, driver, cores)))
             yield return cell;
@@ -78,7 +78,7 @@ public sealed class RunPlan
     {
         yield return closed;
         if (!closed.Driver.HoldsRate) yield break;
-        foreach (var rate in _options.RatePasses) yield return closed with { Id = closed.Id with { Rate = rate } };
+        foreach (var rate in _grid.Rates) yield return closed with { Plan = closed.Plan with { Rate = rate } };
     }
 
     /// <summary>The body files an operation's requests send at this size, for the payload's source.</summary>

@@ -12,51 +12,57 @@ namespace Comparator.Running;
 public static class RunSpecMapping
 {
     /// <summary>What the run knows before it measures: the spec, the planned cells, each target's runtime, what judges a cell.</summary>
-    public static RunStart Start(RunOptions options, RunPlan plan, IReadOnlyList<ILoadDriver> drivers, DateTimeOffset startedAt) =>
-        new(RunResult.CurrentSchemaVersion, startedAt, Spec(options, plan, drivers), plan.Cells.Select(c => c.Id).ToList(),
-            options.Targets.Select(t => new TargetRuntime(t.Name, t.Definition?.Runtime ?? "external")).ToList(),
-            Environment.ProcessorCount, options.Repeats.Precision);
+    public static RunStart Start(RunOptions options, RunPlan plan, IReadOnlyList<ILoadDriver> drivers, DateTimeOffset startedAt)
+    {
+        var start = Start(options.Targets, options.Cells, options.Window, options.Judging, plan, drivers, startedAt, options.Output.Label);
+        return start with { Spec = start.Spec with { ProfileSeconds = options.Output.Profile?.Duration.TotalSeconds } };
+    }
+
+    /// <summary>The start from the groups a part reads (capacity, the profile pass): no profile pass of its own; <paramref name="label"/> what the user called it.</summary>
+    public static RunStart Start(TargetSet targets, CellGrid cells, WindowSettings window, JudgingPlan judging, RunPlan plan, IReadOnlyList<ILoadDriver> drivers,
+        DateTimeOffset startedAt, string? label = null) =>
+        new(RunResult.CurrentSchemaVersion, startedAt, Spec(targets, cells, window, judging, plan, drivers) with { Label = label }, plan.Cells.Select(c => c.Plan).ToList(),
+            targets.Plans.Select(t => new TargetRuntime(t.Name, t.Definition?.Runtime ?? "external")).ToList(),
+            Environment.ProcessorCount, window.Rounds.Precision);
 
     /// <summary>The settings as asked; a design that adds launches records its plan, the launches it ran are added at the end.</summary>
-    public static RunSpec Spec(RunOptions options, RunPlan plan, IReadOnlyList<ILoadDriver> drivers) => new(
-        options.Targets.Select(t => t.Name).ToList(),
-        options.Scenario is Scenario scenario ? scenario.Operations.Select(o => o.Name).Distinct().ToList() : options.Endpoints.Select(e => e.Name).ToList(),
-        options.Scenario is not null ? plan.ScenarioSizes : options.Sizes.Select(s => s.Spec).ToList(),
-        options.Concurrency,
-        options.KeepAlive,
-        options.Warmup.TotalSeconds,
-        options.Duration.TotalSeconds,
-        options.Repeats.MinRepeat,
-        options.JsonItems,
-        options.BaselineTarget,
+    private static RunSpec Spec(TargetSet targets, CellGrid cells, WindowSettings window, JudgingPlan judging, RunPlan plan, IReadOnlyList<ILoadDriver> drivers) => new(
+        targets.Plans.Select(t => t.Name).ToList(),
+        cells.Scenario is Scenario scenario ? scenario.Operations.Select(o => o.Name).Distinct().ToList() : cells.Endpoints.Select(e => e.Name).ToList(),
+        cells.Scenario is not null ? plan.ScenarioSizes : cells.Sizes.Select(s => s.Spec).ToList(),
+        cells.Concurrency,
+        window.KeepAlive,
+        window.Warmup.TotalSeconds,
+        window.Duration.TotalSeconds,
+        window.Rounds.MinRepeat,
+        cells.JsonItems,
+        targets.BaselineTarget,
         drivers.Select(d => new DriverInfo(d.Name, d.Description)).ToList(),
-        options.Pin?.ToString(),
-        MachineDescription.Current(),
-        options.ServerHeader,
-        options.Duet ? RunSpec.Duet : RunSpec.Interleaved,
-        options.Repeats.Precision * 100,
-        options.Repeats.MaxRepeat,
-        options.ColdWarmup.TotalSeconds,
-        options.Launches,
-        options.Rule.Confidence,
-        options.Rule.MinEffect * 100,
-        options.TcpNoDelay,
-        options.Scenario is Scenario file ? ScenarioSpecOf(file, options) : null,
-        drivers.Any(d => d.HoldsRate) ? options.RatePasses.Select(r => r.Describe()).ToList() : null)
+        cells.Pin?.ToString(),
+        MachineDescription.Current())
     {
-        EquivalencePercent = options.Rule.Equivalence * 100,
-        CpuCounters = CpuCounting.Resolve(options.Counters).Line,
-        SteadyBoundSeconds = options.Window.SteadyBound.TotalSeconds,
-        ProfileSeconds = options.Profile?.Duration.TotalSeconds,
-        Label = options.Label,
-        Revision = options.Revisions?.GetValueOrDefault(""),
-        Cores = options.Allotments.Select(a => a.ToSpec()).ToList(),
-        Sequential = options.Rule.Design is SequentialDesign d
-            ? new SequentialSpec(d.FirstLook, d.MaxLaunches, options.BudgetSeconds, 0, 0, $"the horizon of {options.Launches} launches", new List<LookSpec>())
+        ServerHeader = targets.ServerHeader,
+        Schedule = window.Duet ? RunSpec.Duet : RunSpec.Interleaved,
+        PrecisionPercent = window.Rounds.Precision * 100,
+        MaxRepeat = window.Rounds.MaxRepeat,
+        FirstWarmupSeconds = window.ColdWarmup.TotalSeconds,
+        Launches = judging.Launches,
+        Confidence = judging.Rule.Confidence,
+        MinEffectPercent = judging.Rule.MinEffect * 100,
+        TcpNoDelay = targets.TcpNoDelay,
+        Scenario = cells.Scenario is Scenario file ? ScenarioSpecOf(file, targets) : null,
+        Rates = drivers.Any(d => d.HoldsRate) ? cells.Rates.Select(r => r.Describe()).ToList() : null,
+        EquivalencePercent = judging.Rule.Equivalence * 100,
+        CpuCounters = window.CpuCounting.Line,
+        SteadyBoundSeconds = window.SteadyBound.TotalSeconds,
+        Revision = targets.Revisions?.GetValueOrDefault(""),
+        Cores = cells.Allotments.Select(a => a.ToSpec()).ToList(),
+        Sequential = judging.Rule.Design is SequentialDesign d
+            ? new SequentialSpec(d.FirstLook, d.MaxLaunches, judging.BudgetSeconds, 0, 0, $"the horizon of {judging.Launches} launches", new List<LookSpec>())
             : null,
     };
 
-    private static ScenarioSpec ScenarioSpecOf(Scenario scenario, RunOptions options) => new(scenario.File, scenario.Operations.Select(o => new OperationSpec(o.Name, o.Size?.Label,
-        options.Targets.Select(t => (t.Name, Request: Scenario.RequestFor(o, t.Name)!)).Select(t => new OperationRequestSpec(t.Name, t.Request.Method, t.Request.PathAndQuery,
+    private static ScenarioSpec ScenarioSpecOf(Scenario scenario, TargetSet targets) => new(scenario.File, scenario.Operations.Select(o => new OperationSpec(o.Name, o.Size?.Label,
+        targets.Plans.Select(t => (t.Name, Request: Scenario.RequestFor(o, t.Name)!)).Select(t => new OperationRequestSpec(t.Name, t.Request.Method, t.Request.PathAndQuery,
             t.Request.Headers.Select(h => $"{h.Key}: {h.Value}").ToList(), t.Request.BodyFile, t.Request.Body?.LongLength, Scenario.ExpectFor(o, t.Name).Describe(), t.Request.Parts.Describe())).ToList())).ToList());
 }

@@ -96,14 +96,14 @@ public static class TargetCheck
         return Validated<IReadOnlyDictionary<string, string>>.Valid(tls);
     }
 
-    /// <summary>The run's options with the TLS of each https target (<see cref="TlsOfAsync"/>) in its plan, for the results; or its refusal.</summary>
-    public static async Task<Validated<RunOptions>> WithTlsAsync(RunOptions options, CancellationToken cancellationToken = default)
+    /// <summary>The targets with the TLS of each https target (<see cref="TlsOfAsync"/>) in its plan, for the results; or its refusal.</summary>
+    public static async Task<Validated<TargetSet>> WithTlsAsync(TargetSet targets, CancellationToken cancellationToken = default)
     {
-        var checkedTls = await TlsOfAsync(options.Targets.Where(t => t.IsExternal).Select(t => (t.Name, t.ExternalUrl!)), options.Insecure, cancellationToken);
-        if (!checkedTls.IsValid) return Validated<RunOptions>.Refused(checkedTls.Error!);
+        var checkedTls = await TlsOfAsync(targets.Plans.Where(t => t.IsExternal).Select(t => (t.Name, t.ExternalUrl!)), targets.Insecure, cancellationToken);
+        if (!checkedTls.IsValid) return Validated<TargetSet>.Refused(checkedTls.Error!);
         var tls = checkedTls.Value;
-        return Validated<RunOptions>.Valid(tls.Count == 0 ? options
-            : options with { Targets = options.Targets.Select(t => tls.TryGetValue(t.Name, out var d) ? t with { Tls = d } : t).ToList() });
+        return Validated<TargetSet>.Valid(tls.Count == 0 ? targets
+            : targets with { Plans = targets.Plans.Select(t => tls.TryGetValue(t.Name, out var d) ? t with { Tls = d } : t).ToList() });
     }
 
     private static readonly TimeSpan TlsTimeout = TimeSpan.FromSeconds(10);

@@ -204,9 +204,19 @@ public sealed class SoakRunner
                 ? MemoryGrowth.Judge(PassEndsMb)
                 : (MemoryGrowth.Undetermined, "not run");
             return new SoakTargetResult(Definition.Name, Definition.Stack, Definition.Runtime, Definition.Server, NotRunReason, ExitedDuringSoak,
-                Requests, Failed, _non2xx, _errors, _timeouts, _elapsed, Passes, _samples, rss, PassEndsMb.ToList(),
-                rss.Length > 0 ? rss[0].RssMb : null, PassEndsMb.Count > 0 ? PassEndsMb[0] : null, MemoryGrowth.LateMedian(PassEndsMb), end,
-                rss.Length > 0 ? rss.Max(r => r.RssMb) : null, growth, detail, PastDurationSeconds);
+                Requests, Failed, _non2xx, _errors, _timeouts, _elapsed, Passes, _samples)
+            {
+                Rss = rss,
+                RssAtPassEndsMb = PassEndsMb.ToList(),
+                RssStartMb = rss.Length > 0 ? rss[0].RssMb : null,
+                RssAfterFirstPassMb = PassEndsMb.Count > 0 ? PassEndsMb[0] : null,
+                RssLateMedianMb = MemoryGrowth.LateMedian(PassEndsMb),
+                RssEndMb = end,
+                RssPeakMb = rss.Length > 0 ? rss.Max(r => r.RssMb) : null,
+                Growth = growth,
+                GrowthDetail = detail,
+                PastDurationSeconds = PastDurationSeconds,
+            };
         }
 
         public async ValueTask DisposeAsync()

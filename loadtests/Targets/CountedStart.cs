@@ -40,7 +40,7 @@ internal static class CountedStart
     /// Once the wrapped process has stopped itself: opens its counters and lets it run on. Never leaves
     /// it stopped: a counter that cannot open is a note, and the target runs uncounted.
     /// </summary>
-    public static async Task<(CpuCounters? Counters, string? Note)> OpenAndContinueAsync(Process process, CounterSet set, CancellationToken cancellationToken)
+    public static async Task<(CpuCounters? CpuCounters, string? Note)> OpenAndContinueAsync(Process process, CpuCounterSet set, CancellationToken cancellationToken)
     {
         try
         {
@@ -54,7 +54,7 @@ internal static class CountedStart
             var counters = CpuCounters.OpenAtStart(process.Id, set);
             return (counters, CountedNote + (counters.NotCounted.Count > 0 ? "; not counted: " + string.Join("; ", counters.NotCounted) : ""));
         }
-        catch (CounterException e)
+        catch (CpuCounterException e)
         {
             return (null, "not counted: " + e.Message);
         }

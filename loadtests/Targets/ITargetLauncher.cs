@@ -26,9 +26,9 @@ public interface IStartedTarget : IAsyncDisposable
 
     bool HasExited { get; }
 
-    /// <summary>The CPU's counters of its process, every thread, opened before its first instruction; null where not counted (<see cref="CountersNote"/> says why).</summary>
-    Comparator.Measuring.CpuCounters? Counters => null;
+    /// <summary>The CPU's counters of its process, every thread, opened before its first instruction; null where not counted (<see cref="CpuCountersNote"/> says why).</summary>
+    Comparator.Measuring.CpuCounters? CpuCounters => null;
 
     /// <summary>How its counters were counted and which events were not, or why none were; null where none were asked.</summary>
-    string? CountersNote => null;
+    string? CpuCountersNote => null;
 }

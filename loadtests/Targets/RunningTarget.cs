@@ -30,11 +30,11 @@ public sealed class RunningTarget : IStartedTarget
     public string? TcpNoDelay { get; init; }
     public bool HasExited => _disposed || _process.HasExited;
 
-    /// <inheritdoc cref="IStartedTarget.Counters"/>
-    public Comparator.Measuring.CpuCounters? Counters { get; init; }
+    /// <inheritdoc cref="IStartedTarget.CpuCounters"/>
+    public Comparator.Measuring.CpuCounters? CpuCounters { get; init; }
 
-    /// <inheritdoc cref="IStartedTarget.CountersNote"/>
-    public string? CountersNote { get; init; }
+    /// <inheritdoc cref="IStartedTarget.CpuCountersNote"/>
+    public string? CpuCountersNote { get; init; }
 
     /// <summary>
     /// Closes the target's stdin, then SIGTERM (POSIX) if it is still running after InputGrace,
@@ -74,7 +74,7 @@ public sealed class RunningTarget : IStartedTarget
     {
         if (_disposed) return;
         await StopAsync();
-        Counters?.Dispose();
+        CpuCounters?.Dispose();
         _disposed = true;
         _process.Dispose();
     }

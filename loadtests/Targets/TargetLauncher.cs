@@ -25,18 +25,18 @@ public sealed class TargetLauncher : ITargetLauncher
     private readonly string? _cpuList;
     private readonly Func<int> _nextPort;
     private readonly PortRange? _ports;
-    private readonly CounterSet? _counters;
+    private readonly CpuCounterSet? _cpuCounters;
     private readonly IReadOnlyDictionary<string, string>? _environment;
 
     /// <param name="cpuList">When set, targets run on these CPUs (--pin: taskset on Linux, so the runtime sees only them; the affinity mask on Windows).</param>
     /// <param name="portSource">Where ports come from; a free loopback port by default (tests pass a taken one).</param>
     /// <param name="ports">--ports: free ports are taken from this range, which each target is told too (for its URL-reservation message).</param>
-    /// <param name="counters">the CPU's counters to open on every target from its first instruction (<see cref="CountedStart"/>); null for none</param>
+    /// <param name="cpuCounters">the CPU's counters to open on every target from its first instruction (<see cref="CountedStart"/>); null for none</param>
     /// <param name="environment">variables every target is started with besides this process's own (the runtimes' JIT maps of a profile pass)</param>
     public TargetLauncher(BuildLayout layout, TimeSpan? readyTimeout = null, string? cpuList = null, Func<int>? portSource = null, PortRange? ports = null,
-        CounterSet? counters = null, IReadOnlyDictionary<string, string>? environment = null)
+        CpuCounterSet? cpuCounters = null, IReadOnlyDictionary<string, string>? environment = null)
     {
-        _counters = counters;
+        _cpuCounters = cpuCounters;
         _environment = environment;
         _layout = layout;
         _readyTimeout = readyTimeout ?? DefaultReadyTimeout;
@@ -72,7 +72,7 @@ public sealed class TargetLauncher : ITargetLauncher
         TargetDefinition target, string assembly, int port, ServiceSwitches switches, string? cpuList, CancellationToken cancellationToken)
     {
         var process = new Process { StartInfo = StartInfo(target, assembly, port, switches, cpuList), EnableRaisingEvents = true };
-        var counted = _counters is not null && CountedStart.Wrap(process.StartInfo);
+        var counted = _cpuCounters is not null && CountedStart.Wrap(process.StartInfo);
         var stderr = new OutputTail();
         var ready = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
         string? noDelay = null;
@@ -98,13 +98,13 @@ public sealed class TargetLauncher : ITargetLauncher
         ChildProcessGuard.Track(process);
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
-        var (counters, countersNote) = counted ? await CountedStart.OpenAndContinueAsync(process, _counters!, cancellationToken) : (null, null);
+        var (cpuCounters, cpuCountersNote) = counted ? await CountedStart.OpenAndContinueAsync(process, _cpuCounters!, cancellationToken) : (null, null);
 
         var timeout = Task.Delay(_readyTimeout, cancellationToken);
         var finished = await Task.WhenAny(ready.Task, timeout);
         if (finished == ready.Task && ready.Task.IsCompletedSuccessfully)
-            return (new RunningTarget(target, process, new Uri(ready.Task.Result)) { TcpNoDelay = noDelay, Counters = counters, CountersNote = countersNote }, null, "");
-        counters?.Dispose();
+            return (new RunningTarget(target, process, new Uri(ready.Task.Result)) { TcpNoDelay = noDelay, CpuCounters = cpuCounters, CpuCountersNote = cpuCountersNote }, null, "");
+        cpuCounters?.Dispose();
 
         string failure;
         int? exitCode = null;

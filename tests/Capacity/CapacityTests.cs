@@ -40,8 +40,8 @@ public sealed class CapacityTests : IDisposable
         var parse = Comparator.Cli.CommandLine.ParseOrThrow(Comparator.Cli.CommandLine.Build().Subcommands.Single(c => c.Name == "capacity"),
             args.Concat(new[] { "--out", _dir.FullName }).ToArray());
         var options = CapacityCommand.Parse(new ArgumentReader(parse), layout);
-        options = options with { Run = options.Run with { Targets = targets, Unavailable = Array.Empty<TargetDefinition>(), BaselineTarget = targets[0].Name } };
-        var driver = DriverCatalog.Create(options.Run.Drivers, null).Single();
+        options = options with { Targets = options.Targets.Only(targets, targets[0].Name) };
+        var driver = DriverCatalog.Create(options.Cells.Drivers, null).Single();
         return await new CapacityRunner(options, driver, new TargetLauncher(layout), new LineProgress()).RunAsync(CancellationToken.None);
     }
 

@@ -43,11 +43,11 @@ public sealed class CliTests : IDisposable
             "--endpoints", "time", "--endpoints", "json,echo-post", "--sizes", "500", "--sizes", "4KB,64KB", "--concurrency", "1", "--concurrency", "2,3",
         }, layout);
 
-        Assert.Equal(new[] { "kestrel", "old", "new", "other" }, options.Targets.Select(t => t.Name));
-        Assert.Equal(new[] { false, true, true, true }, options.Targets.Select(t => t.IsExternal));
-        Assert.Equal(new[] { "time", "json", "echo-post" }, options.Endpoints.Select(e => e.Name));
-        Assert.Equal(new long[] { 500, 4096, 65536 }, options.Sizes.Select(s => s.Spec.Bytes));
-        Assert.Equal(new[] { 1, 2, 3 }, options.Concurrency);
+        Assert.Equal(new[] { "kestrel", "old", "new", "other" }, options.Targets.Plans.Select(t => t.Name));
+        Assert.Equal(new[] { false, true, true, true }, options.Targets.Plans.Select(t => t.IsExternal));
+        Assert.Equal(new[] { "time", "json", "echo-post" }, options.Cells.Endpoints.Select(e => e.Name));
+        Assert.Equal(new long[] { 500, 4096, 65536 }, options.Cells.Sizes.Select(s => s.Spec.Bytes));
+        Assert.Equal(new[] { 1, 2, 3 }, options.Cells.Concurrency);
     }
 
     [Fact]

@@ -84,7 +84,7 @@ public class CrankImportTests
         for (var i = 0; i <= 20; i++)
         {
             var at = T0.AddSeconds(i + 0.5);
-            void Add(string name, double value) => samples.Add(new CrankSample(AgentCounters.Prefix + name, at, value));
+            void Add(string name, double value) => samples.Add(new CrankSample(AgentRuntimeCounters.Prefix + name, at, value));
             Add("threadpool-thread-count", i < 10 ? 4 : 4 + (i - 9)); // the pool adds a thread a second from 10 s
             Add("threadpool-queue-length", i < 10 ? 0 : 6);
             Add("threadpool-completed-items-count", 20000);
@@ -95,7 +95,7 @@ public class CrankImportTests
             Add("alloc-rate", 50_000_000);
             Add("monitor-lock-contention-count", 3);
         }
-        var counters = AgentCounters.Of(Job("kestrel", samples))!;
+        var counters = AgentRuntimeCounters.Of(Job("kestrel", samples))!;
 
         var calm = counters.Window(T0.AddSeconds(2), 5)!; // samples at 2.5 .. 6.5
         Assert.Equal(5, calm.Samples);
@@ -111,7 +111,7 @@ public class CrankImportTests
         Assert.Equal(1, starving.Gen2Collections);
         Assert.True(CellFlags.IsStarved(ResultsTests.Window(2000, serverCpu: 1.0, elapsed: 5) with { Counters = starving }, 100, 2));
 
-        Assert.Null(AgentCounters.Of(Job("mono", Samples(0.5, 0, 10)))); // the agent collected none: a Mono process
+        Assert.Null(AgentRuntimeCounters.Of(Job("mono", Samples(0.5, 0, 10)))); // the agent collected none: a Mono process
     }
 
     [Fact]

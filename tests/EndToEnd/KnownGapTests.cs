@@ -53,8 +53,8 @@ public sealed class KnownGapTests
         var kestrel = TargetCatalog.Find("kestrel")!;
         return options with
         {
-            Targets = new[] { new TargetPlan("kestrel", kestrel, null), new TargetPlan("kestrel-again", kestrel, null), new TargetPlan("spinning", spinning, null) },
-            BaselineTarget = "kestrel",
+            Targets = options.Targets.Only(new[] { new TargetPlan("kestrel", kestrel, null), new TargetPlan("kestrel-again", kestrel, null), new TargetPlan("spinning", spinning, null) },
+                "kestrel"),
         };
     }
 
@@ -65,7 +65,7 @@ public sealed class KnownGapTests
         {
             if (_run is not null) return _run;
             var options = Options();
-            _run = await new RunOrchestrator(options, DriverCatalog.Create(options.Drivers, null), new TargetLauncher(BuildLayout.Discover()), new LineProgress(),
+            _run = await new RunOrchestrator(options, DriverCatalog.Create(options.Cells.Drivers, null), new TargetLauncher(BuildLayout.Discover()), new LineProgress(),
                     Comparator.Comparing.PairVerdicts.Build)
                 .RunAsync(CancellationToken.None);
             return _run;

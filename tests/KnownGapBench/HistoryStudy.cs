@@ -48,9 +48,9 @@ public static class HistoryStudy
             {
                 VariantArguments = new[] { "spin", spin.ToString(CultureInfo.InvariantCulture) },
             };
-            options = options with { Targets = new[] { new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null), new TargetPlan("spinning", spinning, null) }, BaselineTarget = "kestrel" };
-            var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
-            var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, counters: CpuCounting.Resolve(options.Counters).Set),
+            options = options with { Targets = options.Targets.Only(new[] { new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null), new TargetPlan("spinning", spinning, null) }, "kestrel") };
+            var drivers = DriverCatalog.Create(options.Cells.Drivers, options.Cells.Pin?.DriverCpus);
+            var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Cells.Pin?.ServerCpus, cpuCounters: options.Window.CpuCounting.Set),
                 new Program.QuietProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(CancellationToken.None);
             var directory = RunDirectory.Write(run, Path.Combine(outDirectory, series));
             var cell = run.Cells.First(c => c.Key.Target == "spinning" && c.Key.Rate is null).Summary;

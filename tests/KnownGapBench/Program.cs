@@ -40,9 +40,9 @@ public static class Program
             {
                 VariantArguments = new[] { "spin", spin.ToString(CultureInfo.InvariantCulture) },
             };
-            options = options with { Targets = new[] { new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null), new TargetPlan("spin", spinning, null) }, BaselineTarget = "kestrel" };
-            var drivers = DriverCatalog.Create(options.Drivers, options.Pin?.DriverCpus);
-            var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Pin?.ServerCpus, counters: CpuCounting.Resolve(options.Counters).Set), new QuietProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(CancellationToken.None);
+            options = options with { Targets = options.Targets.Only(new[] { new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null), new TargetPlan("spin", spinning, null) }, "kestrel") };
+            var drivers = DriverCatalog.Create(options.Cells.Drivers, options.Cells.Pin?.DriverCpus);
+            var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout, cpuList: options.Cells.Pin?.ServerCpus, cpuCounters: options.Window.CpuCounting.Set), new QuietProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(CancellationToken.None);
             var rps = run.Headline().Single();
             var cpu = run.AtFixedRate().Single(v => v.Metric == Metrics.ServerCpuUsPerRequest.VerdictId!);
             double? Cpu(string target) => run.Cells.FirstOrDefault(c => c.Key.Target == target && c.Key.Rate is not null)?.Summary?.ServerCpuUsPerRequest;

@@ -49,7 +49,7 @@ public sealed class CpuCountersTests
         await load();
         var before = counters.Read();
         await load();
-        var window = CounterWindow.Between(before, counters.Read());
+        var window = CpuCounterWindow.Between(before, counters.Read());
         Assert.True(window.Counts.ContainsKey(figure), $"{figure} was not counted: {string.Join(", ", window.Counts.Keys)}");
         return window.Counts[figure];
     }
@@ -58,10 +58,10 @@ public sealed class CpuCountersTests
     public async Task Threads_born_after_the_counters_opened_are_counted_in_full_from_the_targets_start()
     {
         Assert.True(OperatingSystem.IsLinux(), "perf_event_open is Linux's");
-        await using var target = await new TargetLauncher(BuildLayout.Discover(), counters: CounterSet.TaskClockOnly).StartAsync(ThreadSpinner(), new ServiceSwitches(false));
-        Assert.True(target.Counters is not null, $"the counters did not open at the start: {target.CountersNote}");
+        await using var target = await new TargetLauncher(BuildLayout.Discover(), cpuCounters: CpuCounterSet.TaskClockOnly).StartAsync(ThreadSpinner(), new ServiceSwitches(false));
+        Assert.True(target.CpuCounters is not null, $"the counters did not open at the start: {target.CpuCountersNote}");
 
-        var counted = await DeltaAsync(target.Counters!, () => LoadAsync(target.BaseUrl), CounterEvent.TaskClock.Name);
+        var counted = await DeltaAsync(target.CpuCounters!, () => LoadAsync(target.BaseUrl), CpuCounterEvent.TaskClock.Name);
 
         var spun = Requests * SpinMicroseconds * 1000.0;
         _output.WriteLine($"task clock over {Requests} requests: {counted / 1e6:0.0} ms; the new threads alone spun {spun / 1e6:0.0} ms");
@@ -72,9 +72,9 @@ public sealed class CpuCountersTests
     public async Task Counters_attached_to_a_running_process_count_the_threads_it_starts_afterwards()
     {
         await using var target = await new TargetLauncher(BuildLayout.Discover()).StartAsync(ThreadSpinner(), new ServiceSwitches(false));
-        using var attached = CpuCounters.Attach(target.ProcessId, CounterSet.TaskClockOnly);
+        using var attached = CpuCounters.Attach(target.ProcessId, CpuCounterSet.TaskClockOnly);
 
-        var counted = await DeltaAsync(attached, () => LoadAsync(target.BaseUrl), CounterEvent.TaskClock.Name);
+        var counted = await DeltaAsync(attached, () => LoadAsync(target.BaseUrl), CpuCounterEvent.TaskClock.Name);
 
         var spun = Requests * SpinMicroseconds * 1000.0;
         _output.WriteLine($"attached: task clock {counted / 1e6:0.0} ms against {spun / 1e6:0.0} ms spun on threads born after the attach");
@@ -84,7 +84,7 @@ public sealed class CpuCountersTests
     [Fact]
     public async Task Instructions_of_threads_born_in_the_window_are_counted_where_the_machine_has_a_PMU()
     {
-        var probe = CounterAvailability.Probe();
+        var probe = CpuCounterAvailability.Probe();
         _output.WriteLine(probe.Line);
         if (!probe.Available)
         {
@@ -93,10 +93,10 @@ public sealed class CpuCountersTests
             Assert.Matches("no hardware counters|perf_event_paranoid|not read on|no perf_event_open", probe.Line);
             return;
         }
-        await using var target = await new TargetLauncher(BuildLayout.Discover(), counters: CounterSet.Hardware).StartAsync(ThreadSpinner(), new ServiceSwitches(false));
-        Assert.True(target.Counters is not null, $"the counters did not open at the start: {target.CountersNote}");
+        await using var target = await new TargetLauncher(BuildLayout.Discover(), cpuCounters: CpuCounterSet.Hardware).StartAsync(ThreadSpinner(), new ServiceSwitches(false));
+        Assert.True(target.CpuCounters is not null, $"the counters did not open at the start: {target.CpuCountersNote}");
 
-        var instructions = await DeltaAsync(target.Counters!, () => LoadAsync(target.BaseUrl), CounterEvent.InstructionsUser.Name);
+        var instructions = await DeltaAsync(target.CpuCounters!, () => LoadAsync(target.BaseUrl), CpuCounterEvent.InstructionsUser.Name);
 
         // 5 ms of a loop of multiply-adds (a thousand between clock reads) retires far more than 500,000 user instructions on any CPU of this century.
         var floor = Requests * SpinMicroseconds * 100.0;
@@ -107,10 +107,10 @@ public sealed class CpuCountersTests
     [Fact]
     public void An_errno_of_perf_event_open_is_explained_with_the_step_that_allows_it()
     {
-        var noPmu = CounterAvailability.Explain(PerfEventOpen.ENOENT, CounterEvent.InstructionsUser);
-        var paranoid = CounterAvailability.Explain(PerfEventOpen.EACCES, CounterEvent.InstructionsUser);
-        var kernel = CounterAvailability.Explain(PerfEventOpen.EACCES, CounterEvent.InstructionsKernel);
-        var missingEvent = CounterAvailability.Explain(PerfEventOpen.ENOENT, CounterEvent.CacheMisses);
+        var noPmu = CpuCounterAvailability.Explain(PerfEventOpen.ENOENT, CpuCounterEvent.InstructionsUser);
+        var paranoid = CpuCounterAvailability.Explain(PerfEventOpen.EACCES, CpuCounterEvent.InstructionsUser);
+        var kernel = CpuCounterAvailability.Explain(PerfEventOpen.EACCES, CpuCounterEvent.InstructionsKernel);
+        var missingEvent = CpuCounterAvailability.Explain(PerfEventOpen.ENOENT, CpuCounterEvent.CacheMisses);
 
         Assert.Contains("no hardware counters", noPmu);
         Assert.Contains("sysctl -w kernel.perf_event_paranoid=2", paranoid);
@@ -124,17 +124,17 @@ public sealed class CpuCountersTests
         var (set, line) = CpuCounting.Resolve(asked: false);
 
         Assert.Null(set);
-        Assert.Equal(CounterAvailability.Off.Line, line);
+        Assert.Equal(CpuCounterAvailability.Off.Line, line);
         Assert.Contains("--counters off", line);
     }
 
     [Fact]
     public void A_multiplexed_counter_is_scaled_by_its_time_enabled_over_running_and_said_to_be()
     {
-        var before = new System.Collections.Generic.Dictionary<string, CounterValue> { ["cycles"] = new(1000, 0, 0), ["instructionsUser"] = new(500, 0, 0) };
-        var after = new System.Collections.Generic.Dictionary<string, CounterValue> { ["cycles"] = new(2000, 2000, 1000), ["instructionsUser"] = new(1500, 2000, 2000) };
+        var before = new System.Collections.Generic.Dictionary<string, CpuCounterValue> { ["cycles"] = new(1000, 0, 0), ["instructionsUser"] = new(500, 0, 0) };
+        var after = new System.Collections.Generic.Dictionary<string, CpuCounterValue> { ["cycles"] = new(2000, 2000, 1000), ["instructionsUser"] = new(1500, 2000, 2000) };
 
-        var window = CounterWindow.Between(before, after);
+        var window = CpuCounterWindow.Between(before, after);
 
         Assert.True(window.Multiplexed);
         Assert.Equal(2000, window.Counts["cycles"]); // 1,000 counted in half the time enabled

@@ -44,8 +44,7 @@ public sealed class ProfilePassTests
         };
         return options with
         {
-            Targets = new[] { new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null), new TargetPlan("spinning", spinning, null) },
-            BaselineTarget = "kestrel",
+            Targets = options.Targets.Only(new[] { new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null), new TargetPlan("spinning", spinning, null) }, "kestrel"),
         };
     }
 
@@ -60,9 +59,9 @@ public sealed class ProfilePassTests
             {
                 var options = Options(profile);
                 var layout = BuildLayout.Discover();
-                var drivers = DriverCatalog.Create(options.Drivers, null);
+                var drivers = DriverCatalog.Create(options.Cells.Drivers, null);
                 var progress = new LineProgress();
-                var (_, directory) = await JournaledRun.MeasureAsync(options.OutDirectory, async (journal, dir) =>
+                var (_, directory) = await JournaledRun.MeasureAsync(options.Output.OutDirectory, async (journal, dir) =>
                 {
                     var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout), progress, Comparator.Comparing.PairVerdicts.Build)
                         .RunAsync(CancellationToken.None, journal);

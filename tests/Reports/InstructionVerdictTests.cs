@@ -23,7 +23,7 @@ public sealed class InstructionVerdictTests
     private static Measurement W(int launch, double rps, double cores, double? instructions) =>
         (instructions is double i
             ? CellMeasurer.WithCounts(ResultsTests.Window(rps, serverCpu: cores),
-                new CounterWindow(new Dictionary<string, double> { ["instructionsUser"] = 0.8 * i * rps, ["instructionsKernel"] = 0.2 * i * rps, ["cycles"] = i * rps }, false))
+                new CpuCounterWindow(new Dictionary<string, double> { ["instructionsUser"] = 0.8 * i * rps, ["instructionsKernel"] = 0.2 * i * rps, ["cycles"] = i * rps }, false))
             : ResultsTests.Window(rps, serverCpu: cores)) with { Launch = launch };
 
     private static CellResult Cell(string target, params Measurement[] repeats)

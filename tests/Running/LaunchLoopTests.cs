@@ -67,7 +67,7 @@ public sealed class LaunchLoopTests
     public async Task The_sequential_design_stops_measuring_a_settled_cell_and_ends_the_run_when_every_cell_has_settled()
     {
         var options = Options("--max-launches", "8", "--budget", "600s", "--repeat", "1");
-        Assert.Equal(8, options.Launches);
+        Assert.Equal(8, options.Judging.Launches);
         var launcher = new FakeLauncher();
         // b/a: time a steady 1.5 (settled at the first look, after 4 launches); json between 1.2 and 1.5 in the first four, then 1.5 (settled after 6).
         var time = new[] { 1.00, 1.02, 0.99, 1.01 };
@@ -238,10 +238,8 @@ public sealed class LaunchLoopTests
         }.Concat(args).ToList(), BuildLayout.Discover());
         return parsed with
         {
-            Targets = new[] { Plan("a"), Plan("b") },
-            Unavailable = Array.Empty<TargetDefinition>(),
-            BaselineTarget = "a",
-            Drivers = new[] { "fake" },
+            Targets = parsed.Targets.Only(new[] { Plan("a"), Plan("b") }, "a"),
+            Cells = parsed.Cells with { Drivers = new[] { "fake" } },
         };
     }
 

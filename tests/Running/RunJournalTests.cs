@@ -24,8 +24,8 @@ public sealed class RunJournalTests : IDisposable
 
     private static RunStart Start(RunOptions options)
     {
-        var drivers = DriverCatalog.Create(options.Drivers, null);
-        return RunSpecMapping.Start(options, new RunPlan(options, drivers), drivers, DateTimeOffset.UtcNow);
+        var drivers = DriverCatalog.Create(options.Cells.Drivers, null);
+        return RunSpecMapping.Start(options, new RunPlan(options.Cells, drivers), drivers, DateTimeOffset.UtcNow);
     }
 
     /// <summary>A run's changes as the orchestrator records them: targets, checks, windows, a capacity, a missed cell, launches, a look.</summary>
@@ -90,31 +90,38 @@ public sealed class RunJournalTests : IDisposable
     }
 
     /// <summary>
-    /// Every setting of RunOptions, and where results.json records it (or why not). A setting added to RunOptions
+    /// Every setting of RunOptions's groups, and where results.json records it (or why not). A setting added to a group
     /// fails here until it is recorded in RunSpecMapping or said to be not recorded: the mapping is the one place.
     /// </summary>
     private static readonly Dictionary<string, string> Recorded = new()
     {
-        ["Targets"] = "targets", ["Unavailable"] = "not recorded in the spec: the result's targets say why each was not measured",
+        ["Plans"] = "targets", ["Unavailable"] = "not recorded in the spec: the result's targets say why each was not measured",
         ["Endpoints"] = "endpoints", ["Sizes"] = "sizes", ["Concurrency"] = "concurrency", ["KeepAlive"] = "keepAlive",
-        ["Warmup"] = "warmupSeconds", ["Duration"] = "durationSeconds", ["Repeats"] = "repeat, maxRepeat, precisionPercent",
+        ["Warmup"] = "warmupSeconds", ["Duration"] = "durationSeconds", ["Rounds"] = "repeat, maxRepeat, precisionPercent",
         ["JsonItems"] = "jsonItems", ["BaselineTarget"] = "baselineTarget", ["OutDirectory"] = "not recorded: where the run directory is",
         ["RequestTimeout"] = "not recorded", ["Drivers"] = "drivers", ["Pin"] = "pin", ["CompareTo"] = "not recorded: diff.md says", ["Threshold"] = "not recorded: diff.md says",
-        ["ServerHeader"] = "serverHeader", ["FirstWarmup"] = "firstWarmupSeconds", ["Launches"] = "launches",
+        ["ServerHeader"] = "serverHeader", ["ColdWarmup"] = "firstWarmupSeconds", ["Launches"] = "launches",
         ["Rule"] = "confidence, minEffectPercent, equivalencePercent, sequential", ["TcpNoDelay"] = "tcpNoDelay", ["Scenario"] = "scenario",
-        ["Rates"] = "rates", ["Budget"] = "sequential.budgetSeconds", ["ServerCores"] = "cores",
+        ["Rates"] = "rates", ["Budget"] = "sequential.budgetSeconds", ["ServerCores"] = "cores", ["Allotments"] = "cores",
         ["Insecure"] = "not recorded in the spec: each https target's tls says whether its certificate validated",
         ["Ports"] = "not recorded in the spec: each target's base URL shows the port it got",
-        ["Counters"] = "cpuCounters (what was counted, or the line saying why not)", ["SteadyBound"] = "steadyBoundSeconds", ["Duet"] = "schedule",
+        ["CpuCounting"] = "cpuCounters (what was counted, or the line saying why not)", ["SteadyBound"] = "steadyBoundSeconds", ["Duet"] = "schedule",
         ["Profile"] = "profileSeconds (the profile pass's result is the run's profile, journaled after its end)",
         ["Label"] = "label", ["Revisions"] = "revision (the run's), and each target's on its TargetInfo",
         ["Crank"] = "not recorded: it only adds crank's results lines on the terminal (a crank run's spec records its agents through import-crank)",
     };
 
+    /// <summary>A group's settings: its positional parameters, then the init properties it adds.</summary>
+    private static IEnumerable<string> SettingsOf(Type group)
+    {
+        var positional = group.GetConstructors().Single(c => c.GetParameters().Length > 1).GetParameters().Select(p => p.Name!).ToList();
+        return positional.Concat(group.GetProperties().Where(p => p.SetMethod is { IsPublic: true } && !positional.Contains(p.Name)).Select(p => p.Name));
+    }
+
     [Fact]
     public void Every_setting_of_the_options_is_recorded_in_the_spec_through_the_one_mapping()
     {
-        var settings = typeof(RunOptions).GetConstructors().Single(c => c.GetParameters().Length > 1).GetParameters().Select(p => p.Name!).ToList();
+        var settings = typeof(RunOptions).GetConstructors().Single(c => c.GetParameters().Length > 1).GetParameters().SelectMany(g => SettingsOf(g.ParameterType)).ToList();
         Assert.Equal(Recorded.Keys.OrderBy(k => k), settings.OrderBy(k => k));
 
         var options = Parse("--targets", "kestrel,httplistener", "--endpoints", "time,echo-put", "--sizes", "4KB", "--concurrency", "7,9", "--keep-alive", "false",
@@ -135,15 +142,15 @@ public sealed class RunJournalTests : IDisposable
         Assert.Equal(0.95, spec.Confidence!.Value, 9);
         Assert.Equal((4.0, 6.0), (Math.Round(spec.MinEffectPercent!.Value, 9), Math.Round(spec.EquivalencePercent!.Value, 9)));
         Assert.Equal(new[] { "1000 req/s" }, spec.Rates);
-        Assert.Equal((120.0, options.Launches), (spec.Sequential!.BudgetSeconds, spec.Sequential.MaxLaunches));
+        Assert.Equal((120.0, options.Judging.Launches), (spec.Sequential!.BudgetSeconds, spec.Sequential.MaxLaunches));
         Assert.Equal(CoresSpec.SharedLabel, Assert.Single(spec.Cores!).Label);
         Assert.Equal("socket", Assert.Single(spec.Drivers).Name);
         Assert.Equal(7.0, spec.SteadyBoundSeconds);
         Assert.Equal(3.0, spec.ProfileSeconds);
         Assert.Equal(("nightly", "abc123"), (spec.Label, spec.Revision));
-        Assert.Equal(("def456", "abc123"), (options.RevisionOf("kestrel"), options.RevisionOf("httplistener")));
+        Assert.Equal(("def456", "abc123"), (options.Targets.RevisionOf("kestrel"), options.Targets.RevisionOf("httplistener")));
         Assert.Equal(spec.Machine.FingerprintOfFacts(), spec.Machine.Fingerprint);
         Assert.Equal(RunSpec.Duet, spec.Schedule);
-        Assert.Equal(Comparator.Measuring.CounterAvailability.Off.Line, spec.CpuCounters);
+        Assert.Equal(Comparator.Measuring.CpuCounterAvailability.Off.Line, spec.CpuCounters);
     }
 }

@@ -50,16 +50,15 @@ public sealed class BottleneckTests
             }, layout);
             options = options with
             {
-                Targets = new[]
+                Targets = options.Targets.Only(new[]
                 {
                     new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null),
                     new TargetPlan("delaying", Misbehaving("delaying", "delay", 20), null),
                     new TargetPlan("blocking", Misbehaving("blocking", "block", 100), null),
                     new TargetPlan("blocking-minthreads", Misbehaving("blocking-minthreads", "block", 100, "--min-threads", "128"), null),
-                },
-                BaselineTarget = "kestrel",
+                }, "kestrel"),
             };
-            var drivers = DriverCatalog.Create(options.Drivers, null);
+            var drivers = DriverCatalog.Create(options.Cells.Drivers, null);
             _run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout), new LineProgress(), Comparator.Comparing.PairVerdicts.Build).RunAsync(CancellationToken.None);
             return _run;
         }

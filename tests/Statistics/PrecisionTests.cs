@@ -70,14 +70,14 @@ public sealed class PrecisionTests
     public void The_parser_maps_precision_max_repeat_repeat_and_quick_to_a_rule()
     {
         // By default one round per launch: launches, not rounds, are the evidence (see LeadRule).
-        Assert.Equal(new RepeatRule(1, 1, 0.05), Parse().Repeats);
-        Assert.Equal(new RepeatRule(1, 1, 0.025), Parse("--precision", "2.5%").Repeats);
-        Assert.Equal(new RepeatRule(1, 1, 0.1), Parse("--precision", "10").Repeats);
-        Assert.Equal(new RepeatRule(3, 10, 0.05), Parse("--max-repeat", "10").Repeats);
-        Assert.Equal(new RepeatRule(2, 2, 0.05), Parse("--max-repeat", "2").Repeats);
-        Assert.Equal(new RepeatRule(4, 4, 0.05), Parse("--repeat", "4").Repeats);
-        Assert.Equal(new RepeatRule(1, 1, 0.05), Parse("--quick").Repeats);
-        Assert.Equal(new RepeatRule(3, 8, 0.05), Parse("--quick", "--max-repeat", "8").Repeats);
+        Assert.Equal(new RepeatRule(1, 1, 0.05), Parse().Window.Rounds);
+        Assert.Equal(new RepeatRule(1, 1, 0.025), Parse("--precision", "2.5%").Window.Rounds);
+        Assert.Equal(new RepeatRule(1, 1, 0.1), Parse("--precision", "10").Window.Rounds);
+        Assert.Equal(new RepeatRule(3, 10, 0.05), Parse("--max-repeat", "10").Window.Rounds);
+        Assert.Equal(new RepeatRule(2, 2, 0.05), Parse("--max-repeat", "2").Window.Rounds);
+        Assert.Equal(new RepeatRule(4, 4, 0.05), Parse("--repeat", "4").Window.Rounds);
+        Assert.Equal(new RepeatRule(1, 1, 0.05), Parse("--quick").Window.Rounds);
+        Assert.Equal(new RepeatRule(3, 8, 0.05), Parse("--quick", "--max-repeat", "8").Window.Rounds);
     }
 
     [Fact]
@@ -85,19 +85,19 @@ public sealed class PrecisionTests
     {
         var defaults = Parse();
         // The horizon is what the budget buys of every cell, at least the first look and at most --max-launches.
-        var bought = (int)Math.Floor(defaults.BudgetSeconds / defaults.LaunchLoadSeconds(defaults.CellCount));
+        var bought = (int)Math.Floor(defaults.Judging.BudgetSeconds / defaults.LaunchLoadSeconds(defaults.CellsPerLaunch));
         var horizon = Math.Clamp(bought, Statistics.SequentialDesign.DefaultFirstLook, Statistics.SequentialDesign.DefaultMaxLaunches);
-        Assert.Equal(horizon, defaults.Launches);
-        Assert.Equal(Statistics.LeadRule.Default with { Design = new Statistics.SequentialDesign(Statistics.SequentialDesign.DefaultFirstLook, horizon) }, defaults.Rule);
-        Assert.Equal(OptionValues.Duration("--budget", RunOptionsParser.DefaultBudget, false), defaults.Budget);
-        Assert.Null(Parse("--launches", "6").Rule.Design);
-        Assert.Equal(new Statistics.SequentialDesign(Statistics.SequentialDesign.DefaultFirstLook, 10), Parse("--max-launches", "10", "--budget", "60m").Rule.Design);
-        Assert.Equal(Statistics.SequentialDesign.DefaultFirstLook, Parse("--budget", "10s").Rule.Design!.MaxLaunches);
-        Assert.Equal(0.1, Parse("--equivalence", "10%").Rule.Equivalence, 9);
-        Assert.Equal(1, Parse("--quick").Launches);
-        Assert.Equal(3, Parse("--quick", "--launches", "3").Launches);
-        Assert.Equal(new Statistics.LeadRule(0.95, 0.05), Parse("--confidence", "95%", "--min-effect", "5", "--launches", "6").Rule);
-        Assert.Equal(0.0, Parse("--min-effect", "0%").Rule.MinEffect);
+        Assert.Equal(horizon, defaults.Judging.Launches);
+        Assert.Equal(Statistics.LeadRule.Default with { Design = new Statistics.SequentialDesign(Statistics.SequentialDesign.DefaultFirstLook, horizon) }, defaults.Judging.Rule);
+        Assert.Equal(OptionValues.Duration("--budget", RunOptionsParser.DefaultBudget, false), defaults.Judging.Budget);
+        Assert.Null(Parse("--launches", "6").Judging.Rule.Design);
+        Assert.Equal(new Statistics.SequentialDesign(Statistics.SequentialDesign.DefaultFirstLook, 10), Parse("--max-launches", "10", "--budget", "60m").Judging.Rule.Design);
+        Assert.Equal(Statistics.SequentialDesign.DefaultFirstLook, Parse("--budget", "10s").Judging.Rule.Design!.MaxLaunches);
+        Assert.Equal(0.1, Parse("--equivalence", "10%").Judging.Rule.Equivalence, 9);
+        Assert.Equal(1, Parse("--quick").Judging.Launches);
+        Assert.Equal(3, Parse("--quick", "--launches", "3").Judging.Launches);
+        Assert.Equal(new Statistics.LeadRule(0.95, 0.05), Parse("--confidence", "95%", "--min-effect", "5", "--launches", "6").Judging.Rule);
+        Assert.Equal(0.0, Parse("--min-effect", "0%").Judging.Rule.MinEffect);
     }
 
     [Theory]
@@ -117,10 +117,10 @@ public sealed class PrecisionTests
     public void The_cold_first_cell_gets_its_own_warm_up_unless_warmup_is_given_alone()
     {
         var defaults = Parse();
-        Assert.True(defaults.ColdWarmup >= defaults.Warmup);
+        Assert.True(defaults.Window.ColdWarmup >= defaults.Window.Warmup);
         var explicitWarmup = Parse("--warmup", "0");
-        Assert.Equal(TimeSpan.Zero, explicitWarmup.ColdWarmup);
-        Assert.Equal(TimeSpan.FromSeconds(7), Parse("--warmup", "0", "--first-warmup", "7s").ColdWarmup);
+        Assert.Equal(TimeSpan.Zero, explicitWarmup.Window.ColdWarmup);
+        Assert.Equal(TimeSpan.FromSeconds(7), Parse("--warmup", "0", "--first-warmup", "7s").Window.ColdWarmup);
     }
 
     [Theory]
@@ -146,10 +146,10 @@ public sealed class PrecisionTests
     [InlineData("20", 0.2)]
     public void Every_percent_option_reads_a_number_as_a_percentage_with_or_without_its_sign(string raw, double fraction)
     {
-        Assert.Equal(fraction, Parse("--precision", raw).Repeats.Precision, 12);
-        Assert.Equal(fraction, Parse("--threshold", raw).Threshold!.Value, 12);
-        Assert.Equal(fraction, Parse("--min-effect", raw).Rule.MinEffect, 12);
-        Assert.Equal(fraction, Parse("--equivalence", raw).Rule.Equivalence, 12);
+        Assert.Equal(fraction, Parse("--precision", raw).Window.Rounds.Precision, 12);
+        Assert.Equal(fraction, Parse("--threshold", raw).Judging.Threshold!.Value, 12);
+        Assert.Equal(fraction, Parse("--min-effect", raw).Judging.Rule.MinEffect, 12);
+        Assert.Equal(fraction, Parse("--equivalence", raw).Judging.Rule.Equivalence, 12);
         Assert.Equal(fraction, Assert.Single(RunOptionsParser.Rates(raw.Contains('%') ? raw : raw + "%", quick: false)).ShareOfCapacity!.Value, 12);
         Assert.Equal(fraction, OptionValues.Percent("diff", "--threshold", raw, 0, 100), 12);
         Assert.Equal(fraction, OptionValues.Percent("simulate", "--spread", raw, 0, 50), 12);

@@ -73,10 +73,10 @@ public sealed class SequentialRuleTests
     public void The_default_budget_on_the_default_run_claims_no_lead_between_identical_services(double spread)
     {
         var options = Comparator.Cli.RunOptionsParser.Parse(Array.Empty<string>(), Comparator.Targets.BuildLayout.Discover());
-        var judged = options.CellCount / options.Targets.Count;
-        var r = RuleSimulation.RunBudgeted(options.Rule, 1.0, spread, judged, runs: 500, seed: 51,
-            open => options.LaunchLoadSeconds(open * options.Targets.Count), options.BudgetSeconds);
-        _output.WriteLine($"default run ({judged} judged cells, budget {options.BudgetSeconds:0} s), spread {spread:P0}: " +
+        var judged = options.Cells.PerTarget;
+        var r = RuleSimulation.RunBudgeted(options.Judging.Rule, 1.0, spread, judged, runs: 500, seed: 51,
+            open => options.LaunchLoadSeconds(open * options.Targets.Plans.Count), options.Judging.BudgetSeconds);
+        _output.WriteLine($"default run ({judged} judged cells, budget {options.Judging.BudgetSeconds:0} s), spread {spread:P0}: " +
                           $"equivalent {r.Share(r.Equivalent):P1}, not settled {r.Share(r.Unsettled):P1}, leads {r.Higher + r.Lower}, mean launches {r.MeanLaunches:0.0}");
 
         Assert.True(r.Share(r.Higher) <= 0.005 && r.Share(r.Lower) <= 0.005, $"higher {r.Higher}, lower {r.Lower}");
@@ -105,7 +105,7 @@ public sealed class SequentialRuleTests
     {
         double[] own = { -0.5, 0.8, 0.1, -1.2, 0.9, -0.3, 1.0, -0.6 }, gap = { 0.6, -1.3, 1.1, -0.4, -0.9, 1.4, -0.2, 0.7 };
         var options = KnownGapTests.Options();
-        var rule = options.Rule;
+        var rule = options.Judging.Rule;
         var key = new Comparator.Results.CellKey("kestrel", "time", 0, 100, "socket", Rate: 2000);
         Comparator.Results.CellResult Cell(string target, IEnumerable<double> cpuUs)
         {
@@ -116,7 +116,7 @@ public sealed class SequentialRuleTests
 
         Comparator.Results.CellVerdict? settled = null;
         var launches = 0;
-        while (settled is null && launches < options.Launches)
+        while (settled is null && launches < options.Judging.Launches)
         {
             launches++;
             var kestrel = own.Take(launches).Select(w => 40 * Math.Exp(0.10 * w)).ToList();
@@ -131,8 +131,8 @@ public sealed class SequentialRuleTests
         Assert.Equal(Comparator.Results.CellVerdict.Higher, settled.Outcome); // spinning/kestrel above 1: kestrel is cheaper
         Assert.Equal("kestrel", settled.Leader);
         Assert.Equal(settledAt, launches);
-        Assert.True(launches * options.LaunchLoadSeconds(options.CellCount) <= options.BudgetSeconds,
-            $"{launches} launches of {options.LaunchLoadSeconds(options.CellCount):0.0} s of load against a budget of {options.BudgetSeconds:0} s");
+        Assert.True(launches * options.LaunchLoadSeconds(options.CellsPerLaunch) <= options.Judging.BudgetSeconds,
+            $"{launches} launches of {options.LaunchLoadSeconds(options.CellsPerLaunch):0.0} s of load against a budget of {options.Judging.BudgetSeconds:0} s");
     }
 
     [Fact]

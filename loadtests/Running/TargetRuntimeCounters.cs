@@ -7,9 +7,9 @@ using Comparator.Targets;
 namespace Comparator.Running;
 
 /// <summary>A target's runtime counters: read through EventPipe from a started .NET target, not read otherwise (and why).</summary>
-public static class TargetCounters
+public static class TargetRuntimeCounters
 {
-    public const string CountersOn = "System.Runtime event counters through EventPipe, one sample a second: thread-pool threads and queue, completed items, GCs per generation, time in GC, allocation rate, lock contentions";
+    public const string RuntimeCountersOn = "System.Runtime event counters through EventPipe, one sample a second: thread-pool threads and queue, completed items, GCs per generation, time in GC, allocation rate, lock contentions";
     public const string NotOnMono = "not available: Mono 6.8 has no EventPipe and no event counters; server CPU and peak RSS come from /proc as for every target";
 
     /// <summary>What this run reads of a target's runtime: EventPipe counters on .NET, nothing of the kind on Mono.</summary>
@@ -20,11 +20,11 @@ public static class TargetCounters
             return (null, OperatingSystem.IsWindows() ? "not read: the .NET Framework publishes its counters through ETW and performance counters, which this comparator does not attach" : NotOnMono);
         if (running.ProcessId is not int pid) return (null, "not read: the target has no process to attach to");
         var session = RuntimeCounterSession.TryStart(pid, out var whyNot);
-        return (session, session is not null ? CountersOn : "not read: " + whyNot);
+        return (session, session is not null ? RuntimeCountersOn : "not read: " + whyNot);
     }
 
     /// <summary>Each window's runtime counters, once the samples covering the last window have arrived.</summary>
-    public static async Task<IReadOnlyList<Measurement>> WithCountersAsync(RuntimeCounterSession? counters, IReadOnlyList<Measurement> windows,
+    public static async Task<IReadOnlyList<Measurement>> WithRuntimeCountersAsync(RuntimeCounterSession? counters, IReadOnlyList<Measurement> windows,
         CancellationToken cancellationToken)
     {
         if (counters is null || windows.Count == 0) return windows;

@@ -9,20 +9,20 @@ namespace Comparator.Crank;
 /// <see cref="RuntimeCounters"/> are read from the samples inside it, as the comparator reads its
 /// own EventPipe session on a local run.
 /// </summary>
-public sealed class AgentCounters
+public sealed class AgentRuntimeCounters
 {
     public const string Prefix = "runtime-counter/";
     private readonly IReadOnlyDictionary<string, IReadOnlyList<CrankSample>> _series;
 
-    private AgentCounters(IReadOnlyDictionary<string, IReadOnlyList<CrankSample>> series) => _series = series;
+    private AgentRuntimeCounters(IReadOnlyDictionary<string, IReadOnlyList<CrankSample>> series) => _series = series;
 
     /// <summary>The job's counters, or null where its agent collected none (a Mono process, or collectCounters off).</summary>
-    public static AgentCounters? Of(CrankJob job)
+    public static AgentRuntimeCounters? Of(CrankJob job)
     {
         var series = job.Samples.Where(s => s.Name.StartsWith(Prefix, StringComparison.Ordinal))
             .GroupBy(s => s.Name[Prefix.Length..])
             .ToDictionary(g => g.Key, g => (IReadOnlyList<CrankSample>)g.OrderBy(s => s.Timestamp).ToList());
-        return series.ContainsKey("threadpool-thread-count") ? new AgentCounters(series) : null;
+        return series.ContainsKey("threadpool-thread-count") ? new AgentRuntimeCounters(series) : null;
     }
 
     /// <summary>The counters over [start, start + seconds]; null where no thread-pool sample falls inside.</summary>
