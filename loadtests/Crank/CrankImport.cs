@@ -52,7 +52,7 @@ public static class CrankImport
                 windows++;
                 return r.With(Metrics.ServerCpuSeconds, w.CpuSeconds).With(Metrics.ServerPeakRssMb, w.PeakWorkingSetMb) with
                 {
-                    Counters = r.Counters ?? t.RuntimeCounters?.Window(start, r.ElapsedSeconds),
+                    RuntimeCounters = r.RuntimeCounters ?? t.RuntimeCounters?.Window(start, r.ElapsedSeconds),
                 };
             }).ToList();
             return c with { Repeats = repeats, Summary = CellMeasurer.MedianRepeat(repeats), Runtime = TargetCatalog.Find(c.Key.Target)?.Runtime ?? c.Runtime };

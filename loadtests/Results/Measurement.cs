@@ -27,7 +27,7 @@ public sealed record Measurement(IReadOnlyDictionary<string, double> Figures)
     public int? Round { get; init; }
 
     /// <summary>The .NET runtime's counters over this window (EventPipe); null for Mono, external targets and older files.</summary>
-    public RuntimeCounters? Counters { get; init; }
+    public RuntimeCounters? RuntimeCounters { get; init; }
 
     /// <summary>Latency at <see cref="PercentilePoint.Standard"/> percentiles, where the driver records a histogram (socket).</summary>
     public IReadOnlyList<PercentilePoint>? LatencyDistribution { get; init; }
@@ -99,7 +99,7 @@ public sealed record Measurement(IReadOnlyDictionary<string, double> Figures)
     public bool Equals(Measurement? other) =>
         other is not null && Figures.Count == other.Figures.Count && Figures.All(f => other.Figures.TryGetValue(f.Key, out var v) && v.Equals(f.Value)) &&
         FailureSamples.SequenceEqual(other.FailureSamples) && Limitations.SequenceEqual(other.Limitations) && WindowStartedAt == other.WindowStartedAt &&
-        Launch == other.Launch && Round == other.Round && Equals(Counters, other.Counters) && LatencyHistogram == other.LatencyHistogram && Equals(Threads, other.Threads);
+        Launch == other.Launch && Round == other.Round && Equals(RuntimeCounters, other.RuntimeCounters) && LatencyHistogram == other.LatencyHistogram && Equals(Threads, other.Threads);
 
     public override int GetHashCode() => HashCode.Combine(Requests, RequestsPerSecond, WindowStartedAt, Launch, Round);
 }

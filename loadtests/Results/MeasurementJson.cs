@@ -11,6 +11,9 @@ namespace Comparator.Results;
 /// </summary>
 public sealed class MeasurementJson : JsonConverter<Measurement>
 {
+    // The runtime's EventPipe counters were "counters" in every schema; the property says whose counters they are, the file keeps the name.
+    private const string RuntimeCountersName = "Counters";
+
     public override void Write(Utf8JsonWriter writer, Measurement value, JsonSerializerOptions options)
     {
         var skipNulls = options.DefaultIgnoreCondition == JsonIgnoreCondition.WhenWritingNull;
@@ -33,7 +36,7 @@ public sealed class MeasurementJson : JsonConverter<Measurement>
         Value(nameof(Measurement.WindowStartedAt), value.WindowStartedAt);
         Value(nameof(Measurement.Launch), value.Launch);
         Value(nameof(Measurement.Round), value.Round);
-        Value(nameof(Measurement.Counters), value.Counters);
+        Value(RuntimeCountersName, value.RuntimeCounters);
         Value(nameof(Measurement.LatencyDistribution), value.LatencyDistribution);
         Value(nameof(Measurement.LatencyHistogram), value.LatencyHistogram);
         Value(nameof(Measurement.Threads), value.Threads);
@@ -58,7 +61,7 @@ public sealed class MeasurementJson : JsonConverter<Measurement>
             WindowStartedAt = Get<DateTimeOffset?>(nameof(Measurement.WindowStartedAt)),
             Launch = Get<int?>(nameof(Measurement.Launch)),
             Round = Get<int?>(nameof(Measurement.Round)),
-            Counters = Get<RuntimeCounters>(nameof(Measurement.Counters)),
+            RuntimeCounters = Get<RuntimeCounters>(RuntimeCountersName),
             LatencyDistribution = Get<List<PercentilePoint>>(nameof(Measurement.LatencyDistribution)),
             LatencyHistogram = Get<string>(nameof(Measurement.LatencyHistogram)),
             Threads = Get<ThreadActivity>(nameof(Measurement.Threads)),

@@ -169,15 +169,15 @@ public static class Metrics
     public static readonly MetricDescriptor ServerThreads = Grouped("serverThreads", "threads", "threads", Better.Neither, Procfs,
         "threads of the server process at the window's end (/proc/PID/task)", m => m.Threads?.ThreadsAtEnd, "server_threads");
     public static readonly MetricDescriptor ThreadPoolThreads = Grouped("threadPoolThreads", "pool threads", "threads", Better.Neither, EventPipe,
-        ".NET targets: thread-pool threads at the window's end (runtime counters)", m => m.Counters?.ThreadPoolThreadsAtEnd, "threadpool_threads");
+        ".NET targets: thread-pool threads at the window's end (runtime counters)", m => m.RuntimeCounters?.ThreadPoolThreadsAtEnd, "threadpool_threads");
     public static readonly MetricDescriptor ThreadPoolQueue = Grouped("threadPoolQueue", "pool queue", "items", Better.Lower, EventPipe,
-        ".NET targets: work items waiting for a pool thread, median sample", m => m.Counters?.ThreadPoolQueueLengthMedian, "threadpool_queue");
+        ".NET targets: work items waiting for a pool thread, median sample", m => m.RuntimeCounters?.ThreadPoolQueueLengthMedian, "threadpool_queue");
     public static readonly MetricDescriptor TimeInGcPercent = Grouped("timeInGcPercent", "time in GC %", "%", Better.Lower, EventPipe,
-        ".NET targets: time in GC, mean sample", m => m.Counters?.TimeInGcPercent, "time_in_gc_pct");
+        ".NET targets: time in GC, mean sample", m => m.RuntimeCounters?.TimeInGcPercent, "time_in_gc_pct");
     public static readonly MetricDescriptor JitMsPerSecond = Grouped("jitMsPerSecond", "JIT ms/s", "ms/s", Better.Lower, EventPipe,
-        ".NET targets: time the runtime spent compiling methods, per second of the window (a steady process compiles nothing)", m => m.Counters?.JitMsPerSecond, "jit_ms_per_s");
+        ".NET targets: time the runtime spent compiling methods, per second of the window (a steady process compiles nothing)", m => m.RuntimeCounters?.JitMsPerSecond, "jit_ms_per_s");
     public static readonly MetricDescriptor AllocatedMbPerSecond = Grouped("allocatedMbPerSecond", "alloc MiB/s", "MiB/s", Better.Lower, EventPipe,
-        ".NET targets: bytes allocated per second", m => m.Counters is { } k ? k.AllocatedBytesPerSecond / (1024 * 1024) : null, "alloc_mb_per_s");
+        ".NET targets: bytes allocated per second", m => m.RuntimeCounters is { } k ? k.AllocatedBytesPerSecond / (1024 * 1024) : null, "alloc_mb_per_s");
 
     // Found across windows, not in one.
     public static readonly MetricDescriptor Capacity = Add(new("capacity", "capacity req/s", "1/s", Better.Higher, MetricStorage.Searched,

@@ -30,6 +30,6 @@ public static class TargetRuntimeCounters
         if (counters is null || windows.Count == 0) return windows;
         static DateTimeOffset? End(Measurement m) => m.WindowStartedAt?.AddSeconds(m.ElapsedSeconds);
         if (windows.Select(End).Max() is DateTimeOffset last) await counters.WaitForSamplesAsync(last, cancellationToken);
-        return windows.Select(m => m.WindowStartedAt is DateTimeOffset start ? m with { Counters = counters.Window(start, End(m)!.Value) } : m).ToList();
+        return windows.Select(m => m.WindowStartedAt is DateTimeOffset start ? m with { RuntimeCounters = counters.Window(start, End(m)!.Value) } : m).ToList();
     }
 }

@@ -141,7 +141,7 @@ public static class CellFlags
     /// threads, 24 items queued, 92% busy): that is a machine-bound cell, not a blocked pool.
     /// </remarks>
     public static bool IsStarved(Measurement window, int concurrency, int logicalCores) =>
-        window.Counters is { } c && c.ThreadPoolQueueLengthMedian >= logicalCores &&
+        window.RuntimeCounters is { } c && c.ThreadPoolQueueLengthMedian >= logicalCores &&
         BottleneckRule.Of(new[] { window }, concurrency, logicalCores, Array.Empty<string>()) is { BusyShare: < MachineBoundShare } b &&
         (c.ThreadsInjected >= StarvedInjectedThreads || b.Kind == CellBottleneck.Wait);
 
@@ -180,7 +180,7 @@ public static class CellFlags
     private static void AddMachineFlags(IReadOnlyList<Measurement> repeats, List<string> flags)
     {
         if (repeats.Any(r => Metrics.StolenCores.Of(r) >= StolenCores)) flags.Add(Stolen);
-        if (repeats.Any(r => r.Counters?.JitMsPerSecond > CompilingJitMsPerSecond)) flags.Add(Compiling);
+        if (repeats.Any(r => r.RuntimeCounters?.JitMsPerSecond > CompilingJitMsPerSecond)) flags.Add(Compiling);
     }
 
     /// <summary>

@@ -109,7 +109,7 @@ public class CrankImportTests
         Assert.Equal(6, starving.ThreadPoolQueueLengthMedian);
         Assert.Equal(4, starving.ThreadsInjected); // 5 at 10.5 to 9 at 14.5
         Assert.Equal(1, starving.Gen2Collections);
-        Assert.True(CellFlags.IsStarved(ResultsTests.Window(2000, serverCpu: 1.0, elapsed: 5) with { Counters = starving }, 100, 2));
+        Assert.True(CellFlags.IsStarved(ResultsTests.Window(2000, serverCpu: 1.0, elapsed: 5) with { RuntimeCounters = starving }, 100, 2));
 
         Assert.Null(AgentRuntimeCounters.Of(Job("mono", Samples(0.5, 0, 10)))); // the agent collected none: a Mono process
     }

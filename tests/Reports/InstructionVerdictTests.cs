@@ -121,8 +121,8 @@ public sealed class InstructionVerdictTests
     public void A_window_that_lost_cpu_to_the_hypervisor_or_compiled_is_flagged()
     {
         var stolen = ResultsTests.Window(1000).With(Metrics.StealSeconds, 0.1);
-        var compiling = ResultsTests.Window(1000) with { Counters = new RuntimeCounters(1, 4, 4, 4, 0, 0, 1000, 0, 0, 0, 0, 0, 0, JitMsPerSecond: 120) };
-        var steady = ResultsTests.Window(1000).With(Metrics.StealSeconds, 0.01) with { Counters = new RuntimeCounters(1, 4, 4, 4, 0, 0, 1000, 0, 0, 0, 0, 0, 0, JitMsPerSecond: 8) };
+        var compiling = ResultsTests.Window(1000) with { RuntimeCounters = new RuntimeCounters(1, 4, 4, 4, 0, 0, 1000, 0, 0, 0, 0, 0, 0, JitMsPerSecond: 120) };
+        var steady = ResultsTests.Window(1000).With(Metrics.StealSeconds, 0.01) with { RuntimeCounters = new RuntimeCounters(1, 4, 4, 4, 0, 0, 1000, 0, 0, 0, 0, 0, 0, JitMsPerSecond: 8) };
 
         Assert.Contains(CellFlags.Stolen, CellFlags.For(new[] { stolen }, 100, 2));
         Assert.Contains(CellFlags.Compiling, CellFlags.For(new[] { compiling }, 100, 2));

@@ -94,7 +94,7 @@ public sealed class BottleneckTests
 
         Assert.Contains(CellFlags.Starved, cell.Flags);
         var starved = cell.Repeats.First(r => CellFlags.IsStarved(r, 64, Environment.ProcessorCount));
-        Assert.True(starved.Counters!.ThreadPoolQueueLengthMedian >= Environment.ProcessorCount); // work waited for a thread
+        Assert.True(starved.RuntimeCounters!.ThreadPoolQueueLengthMedian >= Environment.ProcessorCount); // work waited for a thread
         var verdict = Assert.Single(run.Headline(), v => v.Other == "blocking");
         Assert.Null(verdict.Leader);
         Assert.StartsWith("starved on blocking", verdict.Reason);
@@ -108,7 +108,7 @@ public sealed class BottleneckTests
 
         Assert.DoesNotContain(CellFlags.Starved, cell.Flags);
         Assert.Contains(CellFlags.WaitBound, cell.Flags); // it still sleeps 100 ms a request: a wait, not work
-        Assert.All(cell.Repeats, r => Assert.True(r.Counters!.ThreadPoolThreadsAtEnd >= 64, $"{r.Counters.ThreadPoolThreadsAtEnd} threads"));
+        Assert.All(cell.Repeats, r => Assert.True(r.RuntimeCounters!.ThreadPoolThreadsAtEnd >= 64, $"{r.RuntimeCounters.ThreadPoolThreadsAtEnd} threads"));
     }
 
     [Fact]
@@ -120,7 +120,7 @@ public sealed class BottleneckTests
         Assert.DoesNotContain(CellFlags.WaitBound, cell.Flags);
         Assert.DoesNotContain(CellFlags.Starved, cell.Flags);
         Assert.NotEqual(CellBottleneck.Wait, cell.Bottleneck!.Kind);
-        Assert.All(cell.Repeats, r => Assert.True(r.Counters is { Samples: > 0 }));
+        Assert.All(cell.Repeats, r => Assert.True(r.RuntimeCounters is { Samples: > 0 }));
         Assert.StartsWith("System.Runtime event counters", Assert.Single(run.Targets, t => t.Name == "kestrel").RuntimeCounters);
     }
 
@@ -129,7 +129,7 @@ public sealed class BottleneckTests
     {
         // The CI run's bare kestrel: 3 to 8 pool threads, 24 items queued, 1.84 of 2 cores busy.
         var growing = new RuntimeCounters(3, 3, 8, 8, 24, 40, 58000, 3, 1, 0, 0, 15e6, 0);
-        var saturated = ResultsTests.Window(58000, clientCpu: 0.74, serverCpu: 1.10) with { Counters = growing };
+        var saturated = ResultsTests.Window(58000, clientCpu: 0.74, serverCpu: 1.10) with { RuntimeCounters = growing };
         Assert.False(CellFlags.IsStarved(saturated, 64, 2));
         Assert.DoesNotContain(CellFlags.Starved, CellFlags.For(new[] { saturated }, 64, 2));
         // The same pool on cores half idle is blocked threads: starved.

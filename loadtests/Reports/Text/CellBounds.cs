@@ -27,7 +27,7 @@ public static class CellBounds
         var rows = cells.Select(c =>
         {
             var b = c.Bottleneck!;
-            var k = c.Summary!.Counters;
+            var k = c.Summary!.RuntimeCounters;
             var kind = b.Kind + (c.Flags.Contains(CellFlags.Starved) ? ", starved" : "");
             return (IReadOnlyList<string>)new[]
             {
