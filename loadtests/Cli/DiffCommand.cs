@@ -12,7 +12,7 @@ namespace Comparator.Cli;
 /// <summary>
 /// diff BASE.json NEW.json [--threshold 5%] | diff RUN.json --from A --to B: cell-by-cell change
 /// in req/s, p90, server CPU per request and bytes per request, as Markdown, judged by the runs' rule.
-/// Exit 0 no regression and every req/s settled, 1 regression, 2 the files cannot be compared,
+/// Exit 0 no regression and every cell's deciding figure settled, 1 regression, 2 the files cannot be compared,
 /// 3 too little evidence to judge (a gate never passes what it cannot judge).
 /// </summary>
 public static class DiffCommand

@@ -31,6 +31,7 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
     public const string NotJudged = "not judged (no interval)";
     public const string OneLaunch = "cannot judge (one launch on a side)";
     public const string UnchangedByPoint = "no change beyond threshold (point estimates)";
+    public const string SetByTheRate = "set by the rate asked at a fixed rate: shown, not judged";
 
     /// <summary>The threshold: the smallest change the interval must lie beyond.</summary>
     public double Threshold => Rule.MinEffect;
@@ -51,7 +52,8 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
     public FigureOutcome OutcomeOf(Comparison change) => Outcome(change, PointEstimates);
 
     private static FigureOutcome Outcome(Comparison m, bool points) =>
-        m.IsRegression || (points && m.PointRegression) ? FigureOutcome.Regression
+        m.WhyNot == SetByTheRate ? FigureOutcome.NotJudged
+        : m.IsRegression || (points && m.PointRegression) ? FigureOutcome.Regression
         : m.IsImprovement ? FigureOutcome.Improvement
         : m.IsEquivalent ? FigureOutcome.Equivalent
         : points && m.Change is not null ? FigureOutcome.WithinThreshold
@@ -103,7 +105,11 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
 
     private static CellDiff Compare(string label, CellResult b, CellResult n, LeadRule rule, bool paired)
     {
-        var changes = Metrics.Gated.Select(m => MetricJudge.Compare(rule, m, b.Repeats, n.Repeats, paired, b.Summary, n.Summary)).ToList();
+        // Every gated figure keeps its column; one the asked rate sets (req/s at a fixed rate) is shown, not judged.
+        var fixedRate = b.Key.Rate is not null;
+        var changes = Metrics.Gated.Select(m => m.GatedAt(fixedRate)
+            ? MetricJudge.Compare(rule, m, b.Repeats, n.Repeats, paired, b.Summary, n.Summary)
+            : new Comparison(m, b.Summary is null ? null : m.Of(b.Summary), n.Summary is null ? null : m.Of(n.Summary), null, SetByTheRate, null, rule)).ToList();
         var oneLaunch = Launches(b) < 2 || Launches(n) < 2;
         var judged = changes.Where(c => c.Interval is not null).ToList();
         var verdict = changes.Any(c => c.IsRegression) ? Regression

@@ -112,7 +112,8 @@ public static class RunHistory
             .ThenBy(g => g.Key.Rate is null ? 0 : 1).ThenBy(g => g.Key.Rate, StringComparer.Ordinal);
         foreach (var cell in cells)
         {
-            var points = Metrics.Gated.ToDictionary(m => m, m => cell.Select(x => Point(x.Run, x.Cell, m, x.Rule)).OfType<HistoryPoint>().ToList());
+            var points = Metrics.Gated.Where(m => m.GatedAt(cell.Key.Rate is not null))
+                .ToDictionary(m => m, m => cell.Select(x => Point(x.Run, x.Cell, m, x.Rule)).OfType<HistoryPoint>().ToList());
             var gate = Gate(points, cell.Key.Rate is not null);
             var last = cell.Last().Cell;
             var label = cell.Key.Label(last);

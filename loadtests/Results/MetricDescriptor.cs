@@ -74,6 +74,12 @@ public sealed record MetricDescriptor(
     /// <summary>Its name in a verdict's <c>metric</c> field; null where no verdict judges it.</summary>
     public string? VerdictId => Judging?.VerdictId;
 
+    /// <summary>
+    /// Whether `diff`, `--compare-to` and a history judge it at a closed-loop or a fixed-rate cell: every gated figure flat out; at a
+    /// fixed rate only those judged there or judged nowhere between targets (bytes), never one the asked rate sets (req/s).
+    /// </summary>
+    public bool GatedAt(bool fixedRate) => Gated && (!fixedRate || Judging is null || Judging.At.HasFlag(JudgedAt.FixedRate));
+
     /// <summary>The cells where a verdict between two targets judges it.</summary>
     public JudgedAt Verdicts => Judging?.At ?? JudgedAt.Never;
 

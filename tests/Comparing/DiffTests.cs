@@ -118,11 +118,13 @@ public sealed class DiffTests : IDisposable
     /// </summary>
     private static RunResult Rated(double rate, params string[] asked)
     {
-        Measurement[] Windows() => new[] { Window(1000) with { Launch = 0 }, Window(1010) with { Launch = 1 }, Window(990) with { Launch = 2 } };
+        // Flat out 1000 req/s; at the fixed rate, the rate held; 250 µs of server CPU a request either way.
+        Measurement W(double rps, int launch) => Window(rps, cpu: rps * 250e-6) with { Launch = launch };
+        Measurement[] Windows(double rps) => new[] { W(rps, 0), W(rps * 1.01, 1), W(rps * 0.99, 2) };
         var cells = new[] { "kestrel", "spinning" }.SelectMany(t => new[]
         {
-            Cell(t, "echo-post", Windows()),
-            Cell(t, "echo-post", Windows()) is var c ? c with { Key = c.Key with { Rate = rate } } : null!,
+            Cell(t, "echo-post", Windows(1000)),
+            Cell(t, "echo-post", Windows(rate)) is var c ? c with { Key = c.Key with { Rate = rate } } : null!,
         }).ToArray();
         var run = Run(cells);
         return run with { Spec = run.Spec with { Rates = asked } };
@@ -141,6 +143,26 @@ public sealed class DiffTests : IDisposable
         Assert.Contains("spinning echo-post 500B c=100 httpclient", diff.Cells.Select(c => c.Label));
         // The fixed-rate cell's lead figure is the cost judged there (server CPU), not the rate it was asked to hold.
         Assert.Equal(Metrics.ServerCpuUsPerRequest, RunDiff.Lead(diff.Cells.Single(c => c.Label.EndsWith("@50%") && c.Label.StartsWith("kestrel"))).Metric);
+    }
+
+    [Fact]
+    public void At_a_fixed_rate_the_rate_each_run_held_is_shown_and_never_judged_a_change()
+    {
+        // The new run found three times the capacity, so its 50% is three times the requests a second: no improvement of the service.
+        var diff = RunDiff.BetweenRuns(Rated(2000, "50%"), Rated(6000, "50%"), 0.05, "base", "new");
+
+        var rated = diff.Cells.Where(c => c.FixedRate).ToList();
+        Assert.Equal(2, rated.Count);
+        Assert.All(rated, c =>
+        {
+            var rps = c.Changes.Single(x => x.Metric == Metrics.RequestsPerSecond);
+            Assert.Equal((2000, 6000), (rps.Base, rps.New));
+            Assert.Equal(RunDiff.SetByTheRate, rps.WhyNot);
+            Assert.Equal(FigureOutcome.NotJudged, diff.OutcomeOf(rps));
+            Assert.NotEqual(RunDiff.Improvement, c.Verdict);
+        });
+        Assert.DoesNotContain("req/s regressed", JUnitReport.Render(RunDiff.BetweenRuns(Rated(6000, "50%"), Rated(2000, "50%"), 0.05, "base", "new", pointEstimates: true),
+            DateTimeOffset.UnixEpoch));
     }
 
     [Fact]

@@ -21,8 +21,8 @@ public static class DiffReport
             : diff.CannotJudge
                 ? $"**Cannot judge**: {diff.NewLabel} against {diff.BaseLabel}: a side has fewer than two launches, so no figure has an interval (measure with 2 or more launches, or gate on medians with --threshold)"
             : unsettled > 0
-                ? $"**Not settled**: no regression found, but {unsettled} of {diff.Cells.Count} cells' req/s are neither improved nor equivalent within ±{Statistics.Format.Share(diff.Rule.Equivalence)}: a regression there cannot be ruled out"
-            : $"**No regression**: {diff.NewLabel} against {diff.BaseLabel}, threshold {Statistics.Format.Share(diff.Threshold)}, {diff.Cells.Count} cells compared, every req/s settled");
+                ? $"**Not settled**: no regression found, but {unsettled} of {diff.Cells.Count} cells are neither improved nor equivalent within ±{Statistics.Format.Share(diff.Rule.Equivalence)} in the figure that decides each (a count of work where both sides read it, else req/s flat out and server CPU at a fixed rate): a regression there cannot be ruled out"
+            : $"**No regression**: {diff.NewLabel} against {diff.BaseLabel}, threshold {Statistics.Format.Share(diff.Threshold)}, {diff.Cells.Count} cells compared, every cell's deciding figure settled");
         md.AppendLine();
         md.AppendLine(Rule(diff));
         md.AppendLine();
@@ -32,14 +32,17 @@ public static class DiffReport
             foreach (var line in summary) md.AppendLine(line);
             md.AppendLine();
         }
+        // Every gated figure a column, in the same order in every cell; one whose source only some machines have (the CPU's counters), only where a cell has it.
+        var figures = diff.Cells.FirstOrDefault()?.Changes.Select(c => c.Metric)
+            .Where(m => !m.Optional || diff.Cells.Any(c => c.Changes.Any(x => x.Metric == m && (x.Base is not null || x.New is not null)))).ToList() ?? new List<Results.MetricDescriptor>();
         var header = new List<string> { "cell" };
-        foreach (var m in diff.Cells.FirstOrDefault()?.Changes ?? new List<Comparison>())
-            header.AddRange(new[] { $"{m.Metric.Label} {diff.BaseLabel}", $"{m.Metric.Label} {diff.NewLabel}", "change" });
+        foreach (var m in figures)
+            header.AddRange(new[] { $"{m.Label} {diff.BaseLabel}", $"{m.Label} {diff.NewLabel}", "change" });
         header.Add("verdict");
         var rows = diff.Cells.Select(c =>
         {
             var row = new List<string> { c.Label };
-            foreach (var m in c.Changes)
+            foreach (var m in c.Changes.Where(x => figures.Contains(x.Metric)))
             {
                 row.Add(Num(m.Base));
                 row.Add(Num(m.New));
@@ -65,7 +68,9 @@ public static class DiffReport
         return $"A figure counts as worse or better only when its {c} interval ({diff.NewLabel}/{diff.BaseLabel}, {method}) lies wholly beyond " +
                $"±{Statistics.Format.Share(diff.Threshold)}: a figure that did not change is called a regression at most {Statistics.Format.Percent((1 - diff.Rule.Confidence) / 2)} of the time. " +
                $"It is equivalent when its 90% interval lies within ±{Statistics.Format.Share(diff.Rule.Equivalence)}, and not settled otherwise. " +
-               "A figure without an interval (one launch on a side) is not judged, and the diff exits 3 unless --threshold asks it to gate on medians.";
+               "A figure without an interval (one launch on a side) is not judged, and the diff exits 3 unless --threshold asks it to gate on medians. " +
+               "Cells at a fixed rate are matched by the rate asked (a share of capacity matches the same share, whatever rate each run derived); " +
+               "there req/s is the rate asked, shown and not judged.";
     }
 
     /// <summary>
