@@ -41,7 +41,7 @@ public sealed record WindowSettings(TimeSpan Warmup, TimeSpan ColdWarmup, TimeSp
 /// figures), the CPU's counters of that process (null where not counted), and its runtime's counter session
 /// (.NET targets: the warm-up waits on it until the JIT stops compiling).
 /// </summary>
-public sealed record CellParticipant(LoadRequest Request, int? ServerPid, CpuCounters? Counters = null, RuntimeCounterSession? Runtime = null);
+public sealed record CellParticipant(LoadRequest Request, int? ServerPid, ICounterReader? Counters = null, RuntimeCounterSession? Runtime = null);
 
 /// <summary>
 /// Measures one cell: a discarded warm-up, then the repeats (as many as <see cref="RepeatRule"/> asks), each with the server's CPU time taken
