@@ -200,9 +200,13 @@ public sealed class KnownGapTests
         var sequential = Assert.IsType<SequentialSpec>(run.Spec.Sequential);
 
         Assert.InRange(sequential.LaunchesRun, 1, 8);
-        // The holds until the .NET targets' JIT stopped are charged to the budget, the next launch's at the mean so far:
-        // an estimate, so the budget is kept to within a launch's share of them, not to the second.
-        Assert.True(sequential.LoadSeconds <= 1.25 * sequential.BudgetSeconds, $"{sequential.LoadSeconds} s of load against a budget of {sequential.BudgetSeconds} s");
+        // A launch starts only where the load so far and its planned windows, with the holds until the .NET targets' JIT
+        // stopped at the mean a target's cell took so far, fit the budget: the last launch can overrun it only by its own
+        // holds beyond that mean, and --steady-bound caps each hold at 3 s (plus the 1 s step that saw the bound pass) for
+        // each of the run's target-cells. That is the margin, however slow the machine; a budget not kept exceeds it.
+        var holdsOfOneLaunch = (3 + 1) * run.Cells.Count;
+        Assert.True(sequential.LoadSeconds <= sequential.BudgetSeconds + holdsOfOneLaunch,
+            $"{sequential.LoadSeconds} s of load against a budget of {sequential.BudgetSeconds} s and {holdsOfOneLaunch} s of holds in a launch at most");
         Assert.False(string.IsNullOrEmpty(sequential.Stopped));
         Assert.Equal(sequential.LaunchesRun, run.Spec.Launches);
     }
