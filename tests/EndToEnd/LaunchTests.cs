@@ -49,6 +49,7 @@ public sealed class LaunchTests : IDisposable
             "--launches", "2", "--warmup", "0", "--first-warmup", "0", "--duration", "0.2s", "--steady-bound", "0", "--min-effect", "50", "--out", _out.FullName);
 
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+        Assert.Contains("lies wholly beyond ±50%", stdout); // the margin asked is the one judged by
         Assert.DoesNotContain("FALSE LEAD", stdout);
         Assert.Contains("calibrate: no lead claimed in ", stdout);
         Assert.Contains("A/A kestrel", stdout);
