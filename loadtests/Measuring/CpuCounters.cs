@@ -65,6 +65,13 @@ public sealed record CpuCounterWindow(IReadOnlyDictionary<string, double> Counts
     }
 }
 
+/// <summary>What a window's counts are read from: the CPU's counters of a process, or a test's values.</summary>
+public interface ICpuCounterReader
+{
+    /// <summary>Every counted event's values now, by its name (its figure's id).</summary>
+    IReadOnlyDictionary<string, CpuCounterValue> Read();
+}
+
 /// <summary>
 /// The CPU's own counters of one process, every thread: one small room around Linux's perf_event_open
 /// (no maintained .NET library counts a child process's instructions). Counted with inheritance, so a
@@ -74,7 +81,7 @@ public sealed record CpuCounterWindow(IReadOnlyDictionary<string, double> Counts
 /// it will ever have descends from it); <see cref="Attach"/> on a process already running opens on
 /// each thread alive then, so a thread started in the instant between listing and opening is missed.
 /// </summary>
-public sealed class CpuCounters : IDisposable
+public sealed class CpuCounters : ICpuCounterReader, IDisposable
 {
     private readonly List<(CpuCounterEvent Event, int Fd)> _fds;
 
@@ -159,8 +166,9 @@ public static unsafe partial class PerfEventOpen
     private const ulong ReadFormat = 1 | 2; // PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING
     private const int AttrSize = 64; // PERF_ATTR_SIZE_VER0: every kernel with perf events takes it
 
+    /// <summary>The fields of perf_event_attr this room sets; every other field is zero.</summary>
     [StructLayout(LayoutKind.Explicit, Size = AttrSize)]
-    private struct Attr
+    public struct Attr
     {
         [FieldOffset(0)] public uint Type;
         [FieldOffset(4)] public uint Size;
@@ -188,16 +196,22 @@ public static unsafe partial class PerfEventOpen
         _ => -1,
     };
 
+    /// <summary>The record the kernel is handed for an event: a pure function, so a test can hold it to the ABI without a PMU.</summary>
+    public static Attr AttrFor(CpuCounterEvent e, bool inherit) => new()
+    {
+        Type = e.Type, Size = AttrSize, Config = e.Config, ReadFormat = ReadFormat,
+        // The hypervisor's time is not the target's work; a guest cannot count it anyway.
+        Flags = ExcludeHv | (inherit ? Inherit : 0) | (e.User ? 0 : ExcludeUser) | (e.Kernel ? 0 : ExcludeKernel),
+    };
+
+    /// <summary>The record's bytes as the system call reads them (the machine's byte order).</summary>
+    public static byte[] Bytes(Attr attr) => MemoryMarshal.AsBytes(new ReadOnlySpan<Attr>(in attr)).ToArray();
+
     /// <summary>Opens one counter on a thread (0: this one), on any CPU; the fd, or -1 with errno.</summary>
     internal static int Open(CpuCounterEvent e, int tid, bool inherit, out int errno)
     {
         if (!OperatingSystem.IsLinux() || Number < 0) { errno = ENOSYS; return -1; }
-        var attr = new Attr
-        {
-            Type = e.Type, Size = AttrSize, Config = e.Config, ReadFormat = ReadFormat,
-            // The hypervisor's time is not the target's work; a guest cannot count it anyway.
-            Flags = ExcludeHv | (inherit ? Inherit : 0) | (e.User ? 0 : ExcludeUser) | (e.Kernel ? 0 : ExcludeKernel),
-        };
+        var attr = AttrFor(e, inherit);
         var fd = Syscall(Number, &attr, tid, -1, -1, FlagFdCloexec);
         errno = fd < 0 ? Marshal.GetLastSystemError() : 0;
         return (int)fd;

@@ -13,7 +13,7 @@ namespace Comparator.Running;
 /// figures), the CPU's counters of that process (null where not counted), and its runtime's counter session
 /// (.NET targets: the warm-up waits on it until the JIT stops compiling).
 /// </summary>
-public sealed record CellParticipant(LoadRequest Request, int? ServerPid, CpuCounters? CpuCounters = null, RuntimeCounterSession? RuntimeCounters = null);
+public sealed record CellParticipant(LoadRequest Request, int? ServerPid, ICpuCounterReader? CpuCounters = null, RuntimeCounterSession? RuntimeCounters = null);
 
 /// <summary>
 /// Measures one cell: a discarded warm-up, then the repeats (as many as <see cref="RepeatRule"/> asks), each with the server's CPU time taken

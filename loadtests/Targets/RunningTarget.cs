@@ -8,7 +8,7 @@ namespace Comparator.Targets;
 /// <summary>A target's child process, listening at BaseUrl. Dispose stops it.</summary>
 public sealed class RunningTarget : IStartedTarget
 {
-    /// <summary>How long a target has to stop once its stdin is closed before it gets SIGTERM (StdinStopTests hold every target to it).</summary>
+    /// <summary>How long a target has to stop once its stdin is closed before it gets SIGTERM (StdinStopTests: every target stops on the close alone).</summary>
     public static readonly TimeSpan InputGrace = TimeSpan.FromSeconds(1);
     private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(5);
     private readonly Process _process;

@@ -114,18 +114,19 @@ public sealed class KnownGapTests
     /// (60 µs of spinning is over a hundred thousand instructions, kestrel's whole request a few tens of thousands);
     /// without one, the run's line says why and no window carries an instruction count (never a silent zero).
     /// </summary>
-    [Fact]
+    [SkippableFact]
     public async Task The_spinning_twin_retires_more_instructions_per_request_than_kestrel_where_counted()
     {
         var run = await RunAsync();
         _output.WriteLine(run.Spec.CpuCounters ?? "(no counters line)");
         var windows = run.Cells.Where(c => c.Key.Rate is null).SelectMany(c => c.Repeats.Select(m => (c.Key.Target, m))).ToList();
-        if (Comparator.Running.CpuCounting.Resolve(asked: true).Set is null)
+        var counted = Comparator.Running.CpuCounting.Resolve(asked: true).Set is not null;
+        if (!counted)
         {
             Assert.StartsWith("CPU counters: ", run.Spec.CpuCounters);
             Assert.All(windows, w => Assert.Null(Metrics.InstructionsPerRequest.Of(w.m)));
-            return;
         }
+        Skip.IfNot(counted, $"no instructions counted here: {run.Spec.CpuCounters}");
         double Median(string target)
         {
             var perLaunch = windows.Where(w => w.Target == target && Metrics.InstructionsPerRequest.Of(w.m) is not null)
@@ -199,9 +200,13 @@ public sealed class KnownGapTests
         var sequential = Assert.IsType<SequentialSpec>(run.Spec.Sequential);
 
         Assert.InRange(sequential.LaunchesRun, 1, 8);
-        // The holds until the .NET targets' JIT stopped are charged to the budget, the next launch's at the mean so far:
-        // an estimate, so the budget is kept to within a launch's share of them, not to the second.
-        Assert.True(sequential.LoadSeconds <= 1.25 * sequential.BudgetSeconds, $"{sequential.LoadSeconds} s of load against a budget of {sequential.BudgetSeconds} s");
+        // A launch starts only where the load so far and its planned windows, with the holds until the .NET targets' JIT
+        // stopped at the mean a target's cell took so far, fit the budget: the last launch can overrun it only by its own
+        // holds beyond that mean, and --steady-bound caps each hold at 3 s (plus the 1 s step that saw the bound pass) for
+        // each of the run's target-cells. That is the margin, however slow the machine; a budget not kept exceeds it.
+        var holdsOfOneLaunch = (3 + 1) * run.Cells.Count;
+        Assert.True(sequential.LoadSeconds <= sequential.BudgetSeconds + holdsOfOneLaunch,
+            $"{sequential.LoadSeconds} s of load against a budget of {sequential.BudgetSeconds} s and {holdsOfOneLaunch} s of holds in a launch at most");
         Assert.False(string.IsNullOrEmpty(sequential.Stopped));
         Assert.Equal(sequential.LaunchesRun, run.Spec.Launches);
     }

@@ -20,10 +20,10 @@ public sealed class ProcessSamplerTests
 
     public ProcessSamplerTests(ITestOutputHelper output) => _output = output;
 
-    [Fact]
+    [SkippableFact]
     public async Task Process_figures_agree_with_proc_over_a_loaded_target()
     {
-        if (!OperatingSystem.IsLinux()) return; // /proc is the reference, and only Linux has it
+        Skip.IfNot(OperatingSystem.IsLinux(), "/proc is the reference, and only Linux has it");
         await using var running = await new TargetLauncher(BuildLayout.Discover()).StartAsync(TargetCatalog.Find("kestrel")!, ServiceSwitches.Default);
         var ab = ToolProcess.Locate("ab", "apache2-utils");
         var url = new Uri(running.BaseUrl, Routes.Time).ToString();

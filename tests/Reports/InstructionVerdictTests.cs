@@ -131,9 +131,13 @@ public sealed class InstructionVerdictTests
     }
 
     [Fact]
-    public void A_windows_counts_become_its_figures_and_per_request_ones()
+    public void A_windows_counts_become_its_figures_and_per_request_ones_per_successful_request()
     {
-        var window = W(0, 2000, 1, 350_000);
+        // 2,500 requests of which 500 failed: the counts are shared by the 2,000 that succeeded (a failed request is no
+        // answer's cost), so 700M instructions are 350k a request, not the 280k a division by every request would give.
+        var window = CellMeasurer.WithCounts(ResultsTests.Window(2000, failed: 500),
+            new CpuCounterWindow(new Dictionary<string, double> { ["instructionsUser"] = 560_000_000, ["instructionsKernel"] = 140_000_000, ["cycles"] = 700_000_000 }, false));
+        Assert.Equal((2500, 500), (window.Requests, window.Failed));
 
         Assert.Equal(350_000, Metrics.InstructionsPerRequest.Of(window)!.Value, 6);
         Assert.Equal(280_000, Metrics.UserInstructionsPerRequest.Of(window)!.Value, 6);

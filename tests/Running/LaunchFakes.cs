@@ -20,7 +20,8 @@ public sealed class FakeTarget(string name, int start, Uri baseUrl) : IStartedTa
 
     public Uri BaseUrl => baseUrl;
     public int? ProcessId => null;
-    public string? TcpNoDelay => "on: a fake's word";
+    /// <summary>A word of this start's own, so a test can tell which target and which start a recorded word came from.</summary>
+    public string? TcpNoDelay => $"on: {name} start {start}'s word";
     public bool HasExited { get; set; }
     public bool Stopped { get; private set; }
 

@@ -70,11 +70,24 @@ public sealed class BottleneckTests
 
     private static CellResult Cell(RunResult run, string target) => Assert.Single(run.Cells, c => c.Key.Target == target);
 
-    [Fact]
+    /// <summary>
+    /// Where other processes kept 90% of the machine's cores busy through a window (as /proc/stat counted them), the rule
+    /// rightly reads the cell as machine-bound rather than waiting or starved, whatever the service does; the tests on
+    /// injected figures below hold the rule to both readings. Here the real service's reading is asserted only on a quiet machine.
+    /// </summary>
+    private static void SkipWhereOtherProcessesTookTheCores(CellResult cell)
+    {
+        var busy = cell.Repeats.Select(r => r.MachineCpuSeconds / r.ElapsedSeconds).ToList();
+        Skip.If(busy.Any(b => b >= 0.9 * Environment.ProcessorCount),
+            $"{cell.Key.Target}: the machine was busy {string.Join(", ", busy.Select(b => $"{b:0.00}"))} of {Environment.ProcessorCount} cores: machine-bound, as the rule says");
+    }
+
+    [SkippableFact]
     public async Task A_service_that_answers_after_a_delay_is_wait_bound_and_no_lead_is_claimed_against_it()
     {
         var run = await RunAsync();
         var cell = Cell(run, "delaying");
+        SkipWhereOtherProcessesTookTheCores(cell);
 
         Assert.Contains(CellFlags.WaitBound, cell.Flags);
         Assert.Equal(CellBottleneck.Wait, cell.Bottleneck!.Kind);
@@ -85,12 +98,13 @@ public sealed class BottleneckTests
         Assert.StartsWith("wait-bound on delaying", verdict.Reason);
     }
 
-    [Fact]
+    [SkippableFact]
     public async Task A_service_that_blocks_its_pool_threads_is_starved_by_its_runtime_counters()
     {
         var run = await RunAsync();
         var cell = Cell(run, "blocking");
         _output.WriteLine(Comparator.Reports.Text.CellBounds.Build(run)!.ToText()); // the figures the rules read, for whoever runs this
+        SkipWhereOtherProcessesTookTheCores(cell);
 
         Assert.Contains(CellFlags.Starved, cell.Flags);
         var starved = cell.Repeats.First(r => CellFlags.IsStarved(r, 64, Environment.ProcessorCount));
@@ -100,11 +114,12 @@ public sealed class BottleneckTests
         Assert.StartsWith("starved on blocking", verdict.Reason);
     }
 
-    [Fact]
+    [SkippableFact]
     public async Task The_same_blocking_service_with_a_thread_pool_minimum_above_its_concurrency_is_not_starved()
     {
         var run = await RunAsync();
         var cell = Cell(run, "blocking-minthreads");
+        SkipWhereOtherProcessesTookTheCores(cell);
 
         Assert.DoesNotContain(CellFlags.Starved, cell.Flags);
         Assert.Contains(CellFlags.WaitBound, cell.Flags); // it still sleeps 100 ms a request: a wait, not work
@@ -134,6 +149,38 @@ public sealed class BottleneckTests
         Assert.DoesNotContain(CellFlags.Starved, CellFlags.For(new[] { saturated }, 64, 2));
         // The same pool on cores half idle is blocked threads: starved.
         Assert.True(CellFlags.IsStarved(saturated.With(Metrics.ServerCpuSeconds, 0.4).With(Metrics.ClientCpuSeconds, 0.3), 64, 2));
+    }
+
+    [Fact]
+    public void A_delaying_service_s_figures_read_wait_bound_on_quiet_cores_and_machine_bound_when_other_processes_take_them()
+    {
+        // 64 connections each held 20 ms: 3,200 req/s over 1 s; server 0.3 + driver 0.2 cores of 2, the machine 0.55 in all.
+        var quiet = ResultsTests.Window(3200, clientCpu: 0.2, serverCpu: 0.3).With(Metrics.MachineCpuSeconds, 0.55);
+        var loaded = quiet.With(Metrics.MachineCpuSeconds, 1.9); // a build took 1.4 cores besides
+
+        var waiting = BottleneckRule.Of(new[] { quiet }, 64, 2, Array.Empty<string>())!;
+        Assert.Equal(CellBottleneck.Wait, waiting.Kind);
+        Assert.Equal(0.25, waiting.BusyShare!.Value, 6); // 0.5 of 2 cores
+        Assert.Equal(20.0, waiting.InFlightMs!.Value, 6); // Little: 64 / 3,200 req/s
+        Assert.Contains(CellFlags.WaitBound, CellFlags.For(new[] { quiet }, 64, 2));
+        Assert.Equal(CellBottleneck.Machine, BottleneckRule.Of(new[] { loaded }, 64, 2, Array.Empty<string>())!.Kind);
+        Assert.DoesNotContain(CellFlags.WaitBound, CellFlags.For(new[] { loaded }, 64, 2));
+    }
+
+    [Fact]
+    public void A_pool_blocked_on_quiet_cores_is_starved_and_on_cores_other_processes_took_is_machine_bound()
+    {
+        // Two pool threads that never grew, 30 items queued behind them, 600 req/s on 0.15 of 2 cores.
+        var blocked = new RuntimeCounters(3, 2, 2, 2, 30, 40, 600, 0, 0, 0, 0, 1e6, 0);
+        var quiet = ResultsTests.Window(600, clientCpu: 0.05, serverCpu: 0.1).With(Metrics.MachineCpuSeconds, 0.2) with { RuntimeCounters = blocked };
+        var loaded = quiet.With(Metrics.MachineCpuSeconds, 1.9);
+
+        Assert.True(CellFlags.IsStarved(quiet, 64, 2));
+        Assert.Contains(CellFlags.Starved, CellFlags.For(new[] { quiet }, 64, 2));
+        Assert.False(CellFlags.IsStarved(loaded, 64, 2));
+        Assert.DoesNotContain(CellFlags.Starved, CellFlags.For(new[] { loaded }, 64, 2));
+        // Threads injected say blocked work whatever else loads the machine.
+        Assert.True(CellFlags.IsStarved(loaded with { RuntimeCounters = blocked with { ThreadPoolThreadsMax = 6 } }, 64, 2));
     }
 
     [Fact]

@@ -94,13 +94,14 @@ public sealed class OptionalBuildTests : System.IDisposable
         Assert.Equal($"not built: src/{Project} restore failed: NU1301: Unable to load the service index", OptionalBuild.Reason(Project, Project + ".dll"));
     }
 
-    [Fact]
+    [SkippableFact]
     public async Task Where_the_twins_are_not_built_every_listing_gives_the_build_s_reason()
     {
+        var unbuilt = new[] { "wcf", "webapi" }.Select(n => TargetCatalog.Find(n)!).Where(t => !t.IsAvailable).ToList();
+        Skip.If(unbuilt.Count == 0, "both twins are built here: the conformance suite covers them");
         var (_, stdout, _) = await ComparatorProcess.RunAsync("targets");
-        foreach (var twin in new[] { "wcf", "webapi" }.Select(n => TargetCatalog.Find(n)!))
+        foreach (var twin in unbuilt)
         {
-            if (twin.IsAvailable) continue; // built here: the conformance suite covers it
             Assert.StartsWith("not built", twin.UnavailableReason);
             Assert.Contains("NOT AVAILABLE: " + twin.UnavailableReason, stdout);
             Assert.DoesNotContain("issue", twin.UnavailableReason, System.StringComparison.OrdinalIgnoreCase);

@@ -61,12 +61,13 @@ public sealed class LauncherTests
 
     public static IEnumerable<object[]> EveryAvailableTarget => TargetCatalog.Available.Select(t => new object[] { t.Name });
 
-    [Fact]
+    [SkippableFact]
     public async Task A_target_that_cannot_run_here_is_refused_with_its_reason()
     {
-        foreach (var target in TargetCatalog.All)
+        var unavailable = TargetCatalog.All.Where(t => !t.IsAvailable).ToList();
+        Skip.If(unavailable.Count == 0, "every target can run here: none to refuse");
+        foreach (var target in unavailable)
         {
-            if (target.IsAvailable) continue;
             var e = await Assert.ThrowsAsync<LaunchException>(() => _launcher.StartAsync(target, ServiceSwitches.Default));
             Assert.Contains(target.Name, e.Message);
             Assert.Contains(target.UnavailableReason!, e.Message);
