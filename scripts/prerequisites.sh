@@ -12,12 +12,14 @@ command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 # Mono.Posix (in mono-complete) is what lets a net472 service stop cleanly on SIGTERM.
 { command -v mono >/dev/null 2>&1 && [ -d /usr/lib/mono/4.5 ]; } || missing+=(mono-complete)
 # perf (linux-perf) samples the profiles (`comparator profile`, `run --profile`); without it they say so in one line.
+# valgrind (callgrind, callgrind_control) runs the simulated pass (`run --counters simulated`); without it that pass says so in one line.
 optional=()
 command -v perf >/dev/null 2>&1 || optional+=(linux-perf)
+{ command -v valgrind >/dev/null 2>&1 && command -v callgrind_control >/dev/null 2>&1; } || optional+=(valgrind)
 if [ ${#optional[@]} -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
   apt-get update -qq >/dev/null 2>&1 || true
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${optional[@]}" >/dev/null 2>&1 \
-    || echo "note: ${optional[*]} could not be installed; profiles will say that perf is missing" >&2
+    || echo "note: ${optional[*]} could not be installed; profiles (perf) and the simulated pass (valgrind) will say what is missing" >&2
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -81,8 +81,10 @@ public static class RunCommand
             CommandLine.Ports(),
             CommandLine.One("--tcp-nodelay", "on|off", "TCP_NODELAY on every target's sockets: on sends each answer without Nagle's delay, as Kestrel does by default; " +
                 "off leaves each host's stock setting (the HttpListener targets then hold a chunked answer's end for the client's delayed ACK). Default: on."),
-            CommandLine.One("--counters", "on|off", "Count each target's instructions, cycles, branch and cache misses per request with the CPU's own counters " +
-                "(Linux perf_event_open, every thread); where the machine has none, one line says why and the run goes on. Default: on."),
+            CommandLine.One("--counters", "hardware|simulated|both|off|auto", "Which counts of work a request takes: hardware counts each target's instructions, cycles, " +
+                "branch and cache misses with the CPU's own counters (Linux perf_event_open, every thread); simulated adds a pass after the measured windows " +
+                "that runs each target afresh under valgrind's callgrind and judges its user-mode instructions per request (no PMU needed); both; off. " +
+                "Where a machine cannot count, one line says why and the run goes on. Default: auto (hardware where the CPU counts)."),
             CommandLine.One("--steady-bound", "DURATION", "How much longer a .NET target's warm-up may go on while its runtime still compiles (tiered JIT); " +
                 "a window measured before it stopped is marked. 0 turns the wait off. Default: 20s."),
             CommandLine.Flag("--duet", "Measure every target of a cell in the same windows, side by side (duet measurement), instead of in turn: " +
@@ -130,7 +132,8 @@ public static class RunCommand
         {
             Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p, Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal);
             var measured = await (SpectreProgress.Usable ? SpectreProgress.RunAsync(options.CellsPerLaunch * judging.Launches, Run) : Run(progress));
-            return await ProfiledAsync(measured, options, drivers, layout, journal, runDirectory, progress, stop.Token);
+            var profiled = await ProfiledAsync(measured, options, drivers, layout, journal, runDirectory, progress, stop.Token);
+            return await SimulatedAsync(profiled, options, drivers, layout, runDirectory, progress, stop.Token);
         });
 
         var run = report.Run;
@@ -180,6 +183,21 @@ public static class RunCommand
             directory, progress, cancellationToken), run);
         journal.Append(new JournalEntry(JournalEntry.IsProfile, DateTimeOffset.UtcNow) { Profile = profile });
         return run with { Profile = profile };
+    }
+
+    /// <summary>
+    /// The run with its simulated pass (--counters simulated or both), taken after the measured windows and the profile, its windows
+    /// on their cells and every verdict judged again with them (the same rule). A run stopped by the user is not simulated.
+    /// </summary>
+    public static async Task<RunResult> SimulatedAsync(RunResult run, RunOptions options, IReadOnlyList<Drivers.ILoadDriver> drivers, BuildLayout layout,
+        string directory, IRunProgress progress, CancellationToken cancellationToken)
+    {
+        if (options.Output.Simulation is not SimulationSettings settings || cancellationToken.IsCancellationRequested) return run;
+        var simulated = await Simulating.SimulationPass.RunAsync(options.Targets, options.Cells, options.Window, settings, drivers, layout, directory, progress,
+            cancellationToken);
+        foreach (var failure in simulated.Failures) progress.Message("simulate: " + failure);
+        var merged = Simulating.SimulationPass.Merge(run, simulated);
+        return merged with { Verdicts = Comparator.Comparing.PairVerdicts.Build(merged) };
     }
 
     /// <summary>The verdict (who leads, by how much, at what cost, what the figures cannot say), then the answer in a reviewer's words and where the report is: the last lines a run prints.</summary>

@@ -101,7 +101,7 @@ public static class RunOptionsParser
                 : quick ? TimeSpan.Zero : WindowSettings.DefaultSteadyBound,
             Duet = a.Defines("--duet") && a.Flag("--duet"),
             // The machine is asked here, once: every part after reads the outcome.
-            CpuCounting = CpuCounting.Resolve(!a.Defines("--counters") || a.OnOff("--counters", absent: true)),
+            CpuCounting = CpuCounting.Resolve(Counters(a).Hardware),
         }.Validate().OrUsage();
     }
 
@@ -129,11 +129,28 @@ public static class RunOptionsParser
             Optional(a, "--threshold") is string threshold ? Percent("run", "--threshold", threshold, 0, 100, example: "5%") : null).Validate().OrUsage();
     }
 
-    /// <summary>Where the run goes and what it adds: --out, --label, --profile, --crank.</summary>
+    /// <summary>Where the run goes and what it adds: --out, --label, --profile, --crank, and the simulated pass of --counters.</summary>
     private static RunOutput OutputOf(ArgumentReader a, BuildLayout layout) => new RunOutput(a.Value("--out") ?? layout.ResultsDirectory,
         Label: Optional(a, "--label") is { } label ? (label.Trim().Length > 0 ? label.Trim() : throw new UsageException($"{a.CommandName}: --label needs a text, not an empty one")) : null,
         Profile: a.Defines("--profile") && a.Flag("--profile") ? Profile(a, layout) : null,
-        Crank: a.Defines("--crank") && a.Flag("--crank")).Validate().OrUsage();
+        Crank: a.Defines("--crank") && a.Flag("--crank"))
+    {
+        Simulation = Counters(a).Simulated ? SimulationSettings.Default : null,
+    }.Validate().OrUsage();
+
+    /// <summary>
+    /// --counters: which counts of work a run takes. hardware: the CPU's counters where it has them; simulated: a pass of valgrind's
+    /// callgrind after the measured windows; both; off. auto (the default, and "on") takes the hardware's where the machine has them.
+    /// </summary>
+    private static (bool Hardware, bool Simulated) Counters(ArgumentReader a) =>
+        (a.Defines("--counters") ? a.Value("--counters") : null) switch
+        {
+            null or "auto" or "on" or "hardware" => (true, false),
+            "simulated" => (false, true),
+            "both" => (true, true),
+            "off" => (false, false),
+            var other => throw new UsageException($"{a.CommandName}: --counters takes hardware, simulated, both, off or auto, not '{other}'"),
+        };
 
     /// <summary>
     /// The profile pass's settings (--profile-duration, --layers, --perf), its layers read now: a user's file that cannot be read

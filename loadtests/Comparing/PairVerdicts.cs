@@ -80,7 +80,7 @@ public static class PairVerdicts
     }
 
     /// <summary>Whether any window of a cell has the figure.</summary>
-    private static bool Read(MetricDescriptor metric, CellResult? cell) => cell?.Repeats.Any(m => metric.Of(m) is not null) == true;
+    private static bool Read(MetricDescriptor metric, CellResult? cell) => cell?.WindowsOf(metric).Any(m => metric.Of(m) is not null) == true;
 
     /// <summary>
     /// One figure of one compared cell: the interval of other/baseline and who leads by the rule. A side
@@ -121,7 +121,7 @@ public static class PairVerdicts
             foreach (var (flag, meaning) in PacedBy)
                 if (On(flag) is { Length: > 0 } where) return Verdict(median, $"{flag} on {where}: {meaning}", flag);
 
-        var judged = MetricJudge.Compare(rule, metric, a.Repeats, b.Repeats, paired: true);
+        var judged = MetricJudge.Compare(rule, metric, a.WindowsOf(metric), b.WindowsOf(metric), paired: true);
         if (judged.Interval is not RatioInterval interval) return Verdict(median, judged.WhyNot);
         var j = judged.Judgment!;
         return Verdict(interval.Ratio, j.Outcome switch { Outcome.Equivalent => Equivalent, Outcome.Unsettled => NotSettled, _ => null }) with

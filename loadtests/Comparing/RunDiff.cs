@@ -108,7 +108,7 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
         // Every gated figure keeps its column; one the asked rate sets (req/s at a fixed rate) is shown, not judged.
         var fixedRate = b.Key.Rate is not null;
         var changes = Metrics.Gated.Select(m => m.GatedAt(fixedRate)
-            ? MetricJudge.Compare(rule, m, b.Repeats, n.Repeats, paired, b.Summary, n.Summary)
+            ? MetricJudge.Compare(rule, m, b.WindowsOf(m), n.WindowsOf(m), paired, b.Summary, n.Summary)
             : new Comparison(m, b.Summary is null ? null : m.Of(b.Summary), n.Summary is null ? null : m.Of(n.Summary), null, SetByTheRate, null, rule)).ToList();
         var oneLaunch = Launches(b) < 2 || Launches(n) < 2;
         var judged = changes.Where(c => c.Interval is not null).ToList();

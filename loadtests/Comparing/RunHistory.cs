@@ -136,7 +136,7 @@ public static class RunHistory
 
     private static HistoryPoint? Point(int run, CellResult cell, MetricDescriptor metric, LeadRule rule)
     {
-        if (LeadRule.LaunchLogMeans(cell.Repeats, metric.Of) is not { Count: > 0 } logs) return null;
+        if (LeadRule.LaunchLogMeans(cell.WindowsOf(metric), metric.Of) is not { Count: > 0 } logs) return null;
         var interval = rule.Interval(logs, out _);
         return new HistoryPoint(run, Math.Exp(logs.Average()), interval?.Low, interval?.High, logs.Count, cell.Flags);
     }

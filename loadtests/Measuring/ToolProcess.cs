@@ -45,10 +45,11 @@ public static class ToolProcess
             var info = new ProcessStartInfo(fileName) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
             foreach (var a in arguments) info.ArgumentList.Add(a);
             using var process = Process.Start(info)!;
+            // Both streams read as they come, so a tool that hangs with its output open is still stopped at the limit.
             var error = process.StandardError.ReadToEndAsync();
-            var output = process.StandardOutput.ReadToEnd();
-            if (!process.WaitForExit(limit)) { process.Kill(entireProcessTree: true); return (-1, output, "it did not finish"); }
-            return (process.ExitCode, output, LastLine(error.Result));
+            var output = process.StandardOutput.ReadToEndAsync();
+            if (!process.WaitForExit(limit)) { process.Kill(entireProcessTree: true); return (-1, "", "it did not finish"); }
+            return (process.ExitCode, output.Result, LastLine(error.Result));
         }
         catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException)
         {

@@ -40,6 +40,16 @@ public sealed record CellResult(
 {
     /// <summary>What bounded the cell (server, client, machine, wait); null where nothing was measured and in older files.</summary>
     public CellBottleneck? Bottleneck { get; init; }
+
+    /// <summary>
+    /// The windows of the simulated pass (--counters simulated): the target run on valgrind's simulated CPU in launches of its own, after
+    /// the measured windows; null where the cell was not simulated.
+    /// </summary>
+    public IReadOnlyList<Measurement>? Simulated { get; init; }
+
+    /// <summary>The windows a figure is read from: the simulated pass's for a simulated figure, the measured ones otherwise.</summary>
+    public IReadOnlyList<Measurement> WindowsOf(MetricDescriptor figure) =>
+        figure.Pass == MetricPass.Simulated ? Simulated ?? Array.Empty<Measurement>() : Repeats;
 }
 
 /// <summary>Which endpoints vary by body size: the contract's echo endpoints and a scenario's operations with sizes (their cells carry a size label).</summary>

@@ -10,6 +10,12 @@ public enum Better { Neither, Higher, Lower }
 /// </summary>
 public enum MetricStorage { Stored, Derived, Grouped, Searched }
 
+/// <summary>
+/// Which windows hold a figure: the measured ones (the closed loop and the fixed rates), or those of the simulated pass, where each
+/// target ran afresh on valgrind's simulated CPU in launches of its own (<see cref="CellResult.Simulated"/>).
+/// </summary>
+public enum MetricPass { Measured, Simulated }
+
 /// <summary>Which cells a verdict between two targets judges the figure at: the closed loop (flat out), the fixed-rate passes (the same asked load), or both.</summary>
 [Flags]
 public enum JudgedAt { Never = 0, ClosedLoop = 1, FixedRate = 2, Everywhere = ClosedLoop | FixedRate }
@@ -47,6 +53,7 @@ public sealed record Judging(string VerdictId, JudgedAt At, string Short, string
 /// <param name="Gated">whether `diff`, `run --compare-to` and a history judge it between two runs or two targets</param>
 /// <param name="Written">whether a derived figure is written into results.json beside the stored ones (readers of older files expect it)</param>
 /// <param name="Optional">its source exists only on some machines (the CPU's counters, a hypervisor's steal): the reports show its column only where some cell has it</param>
+/// <param name="Pass">which windows hold it: the measured ones, or the simulated pass's</param>
 public sealed record MetricDescriptor(
     string Id,
     string Label,
@@ -59,7 +66,8 @@ public sealed record MetricDescriptor(
     Judging? Judging = null,
     bool Gated = false,
     bool Written = true,
-    bool Optional = false)
+    bool Optional = false,
+    MetricPass Pass = MetricPass.Measured)
 {
     /// <summary>How a derived or grouped figure is read from a window; stored figures are read from <see cref="Measurement.Figures"/>.</summary>
     internal Func<Measurement, double?>? Compute { get; init; }

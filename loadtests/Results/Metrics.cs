@@ -15,6 +15,8 @@ public static class Metrics
     private const string EventPipe = "the .NET runtime's counters (EventPipe), .NET targets only";
     private const string Pmu = "the CPU's counters of the server process, every thread, inherited by threads it starts (perf_event_open), Linux with a PMU";
     private const string Steal = "the hypervisor's steal time over the window (/proc/stat)";
+    private const string Callgrind = "valgrind's callgrind: the server run on a simulated CPU in a pass of its own (--counters simulated), its threads' user-mode " +
+                                     "instructions counted from its first, zeroed before each window and dumped after it";
 
     // The catalogue in declaration order: static initializers run in textual order, so each factory below adds its
     // descriptor as it is made, and no list of the figures is kept by hand. Declared before every descriptor.
@@ -30,15 +32,18 @@ public static class Metrics
     }
 
     // A source that only some machines have: its figures are shown only where some cell has them.
-    private static bool OptionalSource(string source) => source is Pmu or Steal;
+    private static bool OptionalSource(string source) => source is Pmu or Steal or Callgrind;
+
+    // The simulated pass's own windows hold the figures of its source; every other source's are the measured windows'.
+    private static MetricPass PassOf(string source) => source is Callgrind ? MetricPass.Simulated : MetricPass.Measured;
 
     private static MetricDescriptor Stored(string id, string label, string unit, Better better, string source, string description, string? column = null,
         Judging? judging = null, bool gated = false) =>
-        Add(new(id, label, unit, better, MetricStorage.Stored, source, description, column, judging, gated, Optional: OptionalSource(source)));
+        Add(new(id, label, unit, better, MetricStorage.Stored, source, description, column, judging, gated, Optional: OptionalSource(source), Pass: PassOf(source)));
 
     private static MetricDescriptor Derived(string id, string label, string unit, Better better, string source, string description, Func<Measurement, double?> compute,
         string? column = null, bool written = true, Judging? judging = null, bool gated = false) =>
-        Add(new(id, label, unit, better, MetricStorage.Derived, source, description, column, judging, gated, written, OptionalSource(source)) { Compute = compute });
+        Add(new(id, label, unit, better, MetricStorage.Derived, source, description, column, judging, gated, written, OptionalSource(source), PassOf(source)) { Compute = compute });
 
     private static MetricDescriptor Grouped(string id, string label, string unit, Better better, string source, string description, Func<Measurement, double?> compute, string column) =>
         Add(new(id, label, unit, better, MetricStorage.Grouped, source, description, column, Optional: OptionalSource(source)) { Compute = compute });
@@ -103,6 +108,20 @@ public static class Metrics
         "instructions the load driver retired over the window, user and kernel (in a duet window, every side's driver together)");
     public static readonly MetricDescriptor StealSeconds = Stored("stealSeconds", "steal s", "s", Better.Neither, Steal,
         "CPU time the hypervisor gave to other guests while this machine's cores wanted to run, over the window");
+
+    // The simulated pass (its own windows, CellResult.Simulated): user mode only, on a simulated CPU.
+    public static readonly MetricDescriptor SimulatedInstructions = Stored("simulatedInstructions", "simulated instructions", "", Better.Lower, Callgrind,
+        "user-mode instructions the server's threads executed over a simulated window, but those of threads that spent most of it compiling " +
+        "(the JIT's background tiering, which a slowed-down clock keeps busy): every other thread, the collector's included");
+    // Stored per request by the pass itself (its windows' counts over their own requests), so a cell's summary can carry the median of its
+    // simulated windows beside the measured figures without dividing one pass's count by the other's requests.
+    public static readonly MetricDescriptor SimulatedInstructionsPerRequest = Stored("simulatedInstructionsPerRequest", "sim instr/req", "", Better.Lower, Callgrind,
+        "user-mode instructions per successful request on valgrind's simulated CPU, the JIT's compiling threads left out (the kernel's work, waits and cache " +
+        "misses are not counted): how much work, not how long", "simulated_instructions_per_request",
+        new Judging("simulated_instructions", JudgedAt.ClosedLoop, "sim instr", "simulated instructions per request (user mode)",
+            "executes fewer instructions per request (simulated, user mode) than", "leaner in simulated instructions", WhereRead: true, Counted: true), gated: true);
+    public static readonly MetricDescriptor SimulatedCompilerInstructions = Stored("simulatedCompilerInstructions", "simulated JIT instructions", "", Better.Neither, Callgrind,
+        "user-mode instructions of the threads that spent most of a simulated window in the JIT compiler: reported apart, not judged");
 
     // Derived from the stored figures.
     public static readonly MetricDescriptor OtherCores = Derived("otherCores", "other cores", "cores", Better.Neither, Machine,

@@ -144,6 +144,9 @@ public sealed record RunSpec(
     /// <summary>Every allotment of cores the cells were measured under (--server-cores), in order; null in files saved before it was recorded.</summary>
     public IReadOnlyList<CoresSpec>? Cores { get; init; }
 
+    /// <summary>What the simulated pass counted (valgrind's version and settings), or the one line that says why it did not; null where it was not asked.</summary>
+    public string? SimulatedCounters { get; init; }
+
     /// <summary>What the CPU's counters counted in this run, or the one line that says why they were not (and how to allow them); null in files saved before they were read.</summary>
     public string? CpuCounters { get; init; }
 

@@ -27,15 +27,19 @@ public sealed class TargetLauncher : ITargetLauncher
     private readonly PortRange? _ports;
     private readonly CpuCounterSet? _cpuCounters;
     private readonly IReadOnlyDictionary<string, string>? _environment;
+    private readonly Func<string, IReadOnlyList<string>, (string Host, IReadOnlyList<string> Arguments)>? _wrap;
 
     /// <param name="cpuList">When set, targets run on these CPUs (--pin: taskset on Linux, so the runtime sees only them; the affinity mask on Windows).</param>
     /// <param name="portSource">Where ports come from; a free loopback port by default (tests pass a taken one).</param>
     /// <param name="ports">--ports: free ports are taken from this range, which each target is told too (for its URL-reservation message).</param>
     /// <param name="cpuCounters">the CPU's counters to open on every target from its first instruction (<see cref="CountedStart"/>); null for none</param>
     /// <param name="environment">variables every target is started with besides this process's own (the runtimes' JIT maps of a profile pass)</param>
+    /// <param name="wrap">a program every target's host is run under, given the host and its arguments (the simulated pass: valgrind); null for none</param>
     public TargetLauncher(BuildLayout layout, TimeSpan? readyTimeout = null, string? cpuList = null, Func<int>? portSource = null, PortRange? ports = null,
-        CpuCounterSet? cpuCounters = null, IReadOnlyDictionary<string, string>? environment = null)
+        CpuCounterSet? cpuCounters = null, IReadOnlyDictionary<string, string>? environment = null,
+        Func<string, IReadOnlyList<string>, (string Host, IReadOnlyList<string> Arguments)>? wrap = null)
     {
+        _wrap = wrap;
         _cpuCounters = cpuCounters;
         _environment = environment;
         _layout = layout;
@@ -137,6 +141,12 @@ public sealed class TargetLauncher : ITargetLauncher
             HostRuntime.NetFramework => (MonoRuntime.Path ?? "mono", MonoRuntime.Arguments(assembly)),
             _ => (DotNetHost(), new[] { assembly }),
         };
+        // Under a wrapper (valgrind) the wrapper is the program and the host its argument; taskset, below, still places the whole.
+        if (_wrap is not null)
+        {
+            var (wrapper, arguments) = _wrap(host, hostArguments);
+            (host, hostArguments) = (wrapper, arguments.ToArray());
+        }
         var info = new ProcessStartInfo
         {
             RedirectStandardOutput = true,

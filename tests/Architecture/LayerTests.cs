@@ -21,7 +21,7 @@ public sealed class LayerTests
     public static readonly string[][] Order =
     {
         new[] { "Cli" },
-        new[] { "Capacity", "Soak", "Crank", "Profiling" },
+        new[] { "Capacity", "Soak", "Crank", "Profiling", "Simulating" },
         new[] { "Running" },
         new[] { "Reports" },
         new[] { "Comparing" },

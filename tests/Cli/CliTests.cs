@@ -1,3 +1,4 @@
+using System.Collections.Generic;
 using System;
 using System.IO;
 using System.Linq;
@@ -48,6 +49,26 @@ public sealed class CliTests : IDisposable
         Assert.Equal(new[] { "time", "json", "echo-post" }, options.Cells.Endpoints.Select(e => e.Name));
         Assert.Equal(new long[] { 500, 4096, 65536 }, options.Cells.Sizes.Select(s => s.Spec.Bytes));
         Assert.Equal(new[] { 1, 2, 3 }, options.Cells.Concurrency);
+    }
+
+    [Theory]
+    [InlineData(null, true, false)]
+    [InlineData("auto", true, false)]
+    [InlineData("on", true, false)]
+    [InlineData("hardware", true, false)]
+    [InlineData("simulated", false, true)]
+    [InlineData("both", true, true)]
+    [InlineData("off", false, false)]
+    public void Counters_choose_the_hardwares_count_the_simulated_pass_both_or_neither(string? counters, bool hardware, bool simulated)
+    {
+        var args = new List<string> { "--targets", "kestrel" };
+        if (counters is not null) args.AddRange(new[] { "--counters", counters });
+
+        var options = RunOptionsParser.Parse(args.ToArray(), BuildLayout.Discover());
+
+        // Asked of the hardware: counted where the machine can, or the one line why not; never asked: the "off" line.
+        Assert.Equal(hardware, options.Window.CpuCounting.Line != Comparator.Measuring.CpuCounterAvailability.Off.Line);
+        Assert.Equal(simulated, options.Output.Simulation is not null);
     }
 
     [Fact]
@@ -102,6 +123,7 @@ public sealed class CliTests : IDisposable
     [InlineData("run: unexpected argument '4KB'", "run", "--out", "OUT", "--sizes", "500", "4KB")]
     [InlineData("unknown command 'rnu'; did you mean 'run'?", "rnu")]
     [InlineData("run: --tcp-nodelay takes on or off, not 'yes'", "run", "--out", "OUT", "--tcp-nodelay", "yes")]
+    [InlineData("run: --counters takes hardware, simulated, both, off or auto, not 'yes'", "run", "--out", "OUT", "--counters", "yes")]
     [InlineData("soak: --tcp-nodelay takes on or off, not '1'", "soak", "--out", "OUT", "--tcp-nodelay", "1")]
     [InlineData("run: --ports takes a range of ports from 1 to 65535 such as 8100-8199, not '8199-8100'", "run", "--out", "OUT", "--ports", "8199-8100")]
     [InlineData("serve: --ports takes a range of ports from 1 to 65535 such as 8100-8199, not '8100-70000'", "serve", "--ports", "8100-70000")]

@@ -49,6 +49,11 @@ public sealed class InstructionVerdictTests
         return run with { Verdicts = PairVerdicts.Build(run) };
     }
 
+    /// <summary>Five launches a side at 1000 req/s, nothing counted: the measured run a pass adds its figures to.</summary>
+    internal static RunResult Plain() => Run(
+        Cell("wcf-classic", Enumerable.Range(0, 5).Select(l => W(l, 1000 * (1 + 0.01 * l), 1.0, null)).ToArray()),
+        Cell("webapi-selfhost", Enumerable.Range(0, 5).Select(l => W(l, 1000 * (1 + 0.01 * ((l + 2) % 5)), 1.0, null)).ToArray()));
+
     /// <summary>Five launches a side; wcf-classic 25% fewer instructions per request; req/s as given.</summary>
     private static RunResult Counted(double wcfRps, double webapiRps, double wcfCores = 1.0, double webapiCores = 1.0) => Run(
         Cell("wcf-classic", Enumerable.Range(0, 5).Select(l => W(l, wcfRps * (1 + 0.01 * l), wcfCores, 300_000 * (1 + 0.005 * (l % 2)))).ToArray()),

@@ -107,6 +107,7 @@ public sealed class RunJournalTests : IDisposable
         ["Ports"] = "not recorded in the spec: each target's base URL shows the port it got",
         ["CpuCounting"] = "cpuCounters (what was counted, or the line saying why not)", ["SteadyBound"] = "steadyBoundSeconds", ["Duet"] = "schedule",
         ["Profile"] = "profileSeconds (the profile pass's result is the run's profile, journaled after its end)",
+        ["Simulation"] = "simulatedCounters (the simulated pass's line: what it counted and with what, written when its windows join their cells after the run)",
         ["Label"] = "label", ["Revisions"] = "revision (the run's), and each target's on its TargetInfo",
         ["Crank"] = "not recorded: it only adds crank's results lines on the terminal (a crank run's spec records its agents through import-crank)",
     };

@@ -1,0 +1,112 @@
+using System.IO;
+using System.Diagnostics;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace Comparator.Measuring;
+
+/// <summary>
+/// Valgrind's callgrind as the simulated pass uses it: a target started under it runs on a simulated CPU that counts every user-mode
+/// instruction of every thread (CodSpeed's and iai-callgrind's way of counting on machines without CPU counters). The counts of a
+/// window are bracketed from outside the process: `callgrind_control -z PID` zeroes them, `callgrind_control -d PID` dumps them, one
+/// file per thread. What it leaves out: the kernel's work on the server's behalf, waits and cache misses; it is a count of work, not
+/// a time.
+/// </summary>
+public sealed class CallgrindSimulator
+{
+    /// <summary>The file stem of every dump, in the pass's folder; valgrind adds the process id, then ".N-TT" per dump and thread.</summary>
+    public const string Stem = "callgrind.out";
+
+    // Settings the pass starts every target with, both sides alike (the report names them):
+    // --separate-threads: a file per thread, so the JIT's background compiler can be told apart;
+    // --smc-check=all-non-file: JIT-written code is re-read when it changes (without it one start of a Mono service in two died
+    //   inside valgrind, "VALGRIND INTERNAL ERROR ... SIGSEGV"; none did with it);
+    // --valgrind-stacksize=8 MiB: valgrind's own stack (1 MiB by default) ran out translating a Mono service's JIT code: one start of
+    //   wcf-classic in two died at its first request ("VALGRIND INTERNAL ERROR: ... SIGSEGV", the fault beside its stack pointer);
+    //   three of three started with 8 MiB answered;
+    // --dump-instr=no, --collect-jumps=no: per function, which is all a total needs, and smaller dumps.
+    public static readonly IReadOnlyList<string> Options = new[]
+    {
+        "--tool=callgrind", "--separate-threads=yes", "--smc-check=all-non-file", "--valgrind-stacksize=8388608", "--dump-instr=no", "--collect-jumps=no",
+    };
+
+    /// <summary>What a .NET target needs to run under valgrind: its JIT writes code to pages that are never both writable and executable otherwise.</summary>
+    public static readonly IReadOnlyDictionary<string, string> Variables = new Dictionary<string, string> { ["DOTNET_EnableWriteXorExecute"] = "0" };
+
+    public string Valgrind { get; }
+    public string Control { get; }
+
+    private CallgrindSimulator(string valgrind, string control) => (Valgrind, Control) = (valgrind, control);
+
+    /// <summary>The simulator where valgrind and callgrind_control are on PATH; otherwise null and the one line that says why and how to get it.</summary>
+    public static async Task<(CallgrindSimulator? Simulator, string Line)> FindAsync()
+    {
+        if (OperatingSystem.IsWindows()) return (null, "simulated instructions: not counted: valgrind runs on Linux only");
+        var valgrind = ToolPath.Find("valgrind");
+        var control = ToolPath.Find("callgrind_control");
+        if (valgrind is null || control is null)
+            return (null, "simulated instructions: not counted: valgrind is not installed (Debian package valgrind: apt-get install valgrind)");
+        var (exit, version, _) = await RunAsync(valgrind, TimeSpan.FromSeconds(30), "--version");
+        return exit == 0
+            ? (new CallgrindSimulator(valgrind, control), $"simulated instructions: {version.Trim()} callgrind, user mode, every thread from the start; {string.Join(" ", Options)}")
+            : (null, "simulated instructions: not counted: valgrind --version failed");
+    }
+
+    /// <summary>The command line that runs <paramref name="host"/> with <paramref name="arguments"/> under the simulator, its dumps in <paramref name="folder"/>.</summary>
+    public (string Host, IReadOnlyList<string> Arguments) Wrap(string host, IReadOnlyList<string> arguments, string folder) =>
+        (Valgrind, Options.Append($"--callgrind-out-file={Path.Combine(folder, Stem)}.%p").Append(host).Concat(arguments).ToList());
+
+    /// <summary>Zeroes every thread's counts of the simulated process: a window starts. <paramref name="wake"/>: see <see cref="Dump"/>.</summary>
+    public Task<string?> ZeroAsync(int pid, Uri wake) => CommandAsync("-z", pid, wake);
+
+    /// <summary>
+    /// Dumps every thread's counts since the last zero, one file per thread; null when done, else why not. Callgrind reads a command only
+    /// while the program runs, and an idle server's threads all wait in the kernel: until the command is read, a connection is opened to
+    /// <paramref name="wake"/> and closed every 50 ms, so its accept loop runs (a few thousand instructions, at most one of them in a window).
+    /// </summary>
+    public Task<string?> DumpAsync(int pid, Uri wake) => CommandAsync("-d", pid, wake);
+
+    private async Task<string?> CommandAsync(string flag, int pid, Uri wake)
+    {
+        var command = RunAsync(Control, TimeSpan.FromSeconds(120), flag, pid.ToString(CultureInfo.InvariantCulture));
+        while (!command.IsCompleted)
+        {
+            try
+            {
+                using var client = new System.Net.Sockets.TcpClient();
+                await client.ConnectAsync(wake.Host, wake.Port).WaitAsync(TimeSpan.FromSeconds(5));
+            }
+            catch (Exception e) when (e is System.Net.Sockets.SocketException or TimeoutException or IOException) { }
+            await Task.WhenAny(command, Task.Delay(50));
+        }
+        var (exit, output, error) = await command;
+        return exit == 0 ? null : $"callgrind_control {flag} {pid} failed: {error ?? ToolProcess.LastLine(output) ?? $"exit {exit}"}";
+    }
+
+    /// <summary>
+    /// A tool run to its exit within <paramref name="limit"/>, never longer: its output is read as it comes and, once it has exited, for at
+    /// most a second more (a pipe another process still held would otherwise never end); exit -1 with why when it could not run or finish.
+    /// </summary>
+    private static async Task<(int Exit, string Output, string? Error)> RunAsync(string file, TimeSpan limit, params string[] arguments)
+    {
+        var info = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (var a in arguments) info.ArgumentList.Add(a);
+        Process process;
+        try { process = Process.Start(info)!; }
+        catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException) { return (-1, "", e.Message); }
+        using (process)
+        {
+            var output = process.StandardOutput.ReadToEndAsync();
+            var error = process.StandardError.ReadToEndAsync();
+            using var deadline = new CancellationTokenSource(limit);
+            try { await process.WaitForExitAsync(deadline.Token); }
+            catch (OperationCanceledException)
+            {
+                try { process.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+                return (-1, "", $"it did not finish within {limit.TotalSeconds:0} s");
+            }
+            await Task.WhenAny(Task.WhenAll(output, error), Task.Delay(TimeSpan.FromSeconds(1)));
+            return (process.ExitCode, output.IsCompletedSuccessfully ? output.Result : "", error.IsCompletedSuccessfully ? ToolProcess.LastLine(error.Result) : null);
+        }
+    }
+}

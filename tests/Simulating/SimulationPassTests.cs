@@ -1,0 +1,89 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using Comparator.Comparing;
+using Comparator.Drivers;
+using Comparator.Measuring;
+using Comparator.Reports.Text;
+using Comparator.Results;
+using Comparator.Simulating;
+using Xunit;
+
+namespace Comparator.Tests;
+
+/// <summary>
+/// The simulated pass's figures on injected counts (no valgrind needed): a window's instructions per successful request with the
+/// compiling threads apart, its windows merged onto their cells and judged by the same rule as every figure, and written and read back.
+/// </summary>
+public sealed class SimulationPassTests
+{
+    private static DriverWindow Driven(long requests, long failed) =>
+        new(requests, failed, failed, 0, 0, 5.0, new LatencySummary(1, 1, 2, 3, 4), requests * 200, requests * 100, requests * 50, 4, 0.1,
+            Array.Empty<string>(), Array.Empty<string>());
+
+    [Fact]
+    public void A_window_counts_every_thread_but_the_compiling_ones_over_its_successful_requests()
+    {
+        var threads = new[]
+        {
+            new CallgrindThread(1, 300_000, "/usr/bin/mono-sgen", 0.9),
+            new CallgrindThread(7, 500_000, "/usr/bin/mono-sgen", 0.6),
+            new CallgrindThread(9, 1_000_000, "/usr/lib/dotnet/libclrjit.so", 0.8),
+        };
+
+        var window = SimulationPass.Window(Driven(1000, 200), threads);
+
+        Assert.Equal(800_000, Metrics.SimulatedInstructions.Of(window));
+        Assert.Equal(1_000_000, Metrics.SimulatedCompilerInstructions.Of(window));
+        Assert.Equal(1000, Metrics.SimulatedInstructionsPerRequest.Of(window)); // 800k over the 800 that succeeded, not the 1000 sent
+    }
+
+    /// <summary>Two launches of three windows a side: wcf-classic 600 instructions a request, webapi-selfhost 400, each moving 0.3%.</summary>
+    private static RunResult Simulated()
+    {
+        var run = InstructionVerdictTests.Plain();
+        IReadOnlyList<Measurement> Windows(double perRequest) => Enumerable.Range(0, 2).SelectMany(launch => Enumerable.Range(0, 3).Select(round =>
+            SimulationPass.Window(Driven(500, 0), new[] { new CallgrindThread(1, (long)(perRequest * 500 * (1 + 0.003 * ((launch + round) % 3))), "mono", 1) })
+                with { Launch = launch, Round = round })).ToList();
+        var windows = run.Cells.ToDictionary(c => c.Key, c => Windows(c.Key.Target == "wcf-classic" ? 600 : 400));
+        var merged = SimulationPass.Merge(run, new SimulationResult(windows, "simulated instructions: valgrind-3.19.0 callgrind", Array.Empty<string>()));
+        return merged with { Verdicts = PairVerdicts.Build(merged) };
+    }
+
+    [Fact]
+    public void Merged_windows_are_judged_like_any_figure_and_said_in_the_answer()
+    {
+        var run = Simulated();
+
+        var verdict = Assert.Single(run.AllJudged(), v => v.Metric == Metrics.SimulatedInstructionsPerRequest.VerdictId);
+        Assert.Equal("webapi-selfhost", verdict.Leader);
+        Assert.Equal(2, verdict.Launches); // the pass's own launches are the units, paired by launch as the measured ones
+        Assert.Equal(6, run.Cells[0].Simulated!.Count);
+        Assert.Contains(Answer.Sentences(run), s => s.StartsWith(
+            "webapi-selfhost executes fewer instructions per request (simulated, user mode) than wcf-classic at echo-post 500B (by 1.5", StringComparison.Ordinal));
+        // The summary carries the median of the simulated windows; the measured figures stay the measured windows'.
+        var wcf = run.Cells.Single(c => c.Key.Target == "wcf-classic");
+        Assert.InRange(Metrics.SimulatedInstructionsPerRequest.Of(wcf.Summary!)!.Value, 600, 600 * 1.006);
+        Assert.Equal(InstructionVerdictTests.Plain().Cells.Single(c => c.Key.Target == "wcf-classic").Summary!.RequestsPerSecond, wcf.Summary!.RequestsPerSecond);
+        Assert.StartsWith("simulated instructions: valgrind", run.Spec.SimulatedCounters);
+    }
+
+    [Fact]
+    public void The_simulated_windows_are_written_and_read_back_in_results_json()
+    {
+        var run = Simulated();
+
+        var back = ResultStore.Deserialize(ResultStore.Serialize(run), "simulated");
+
+        Assert.Equal(run.Cells.Select(c => c.Simulated!.Count), back.Cells.Select(c => c.Simulated!.Count));
+        Assert.Equal(Metrics.SimulatedInstructionsPerRequest.Of(run.Cells[0].Simulated![4]), Metrics.SimulatedInstructionsPerRequest.Of(back.Cells[0].Simulated![4]));
+        Assert.Equal(run.Spec.SimulatedCounters, back.Spec.SimulatedCounters);
+    }
+
+    [Fact]
+    public void A_run_without_the_pass_has_no_verdict_of_it()
+    {
+        Assert.DoesNotContain(InstructionVerdictTests.Plain() is var plain ? PairVerdicts.Build(plain) : null!,
+            v => v.Metric == Metrics.SimulatedInstructionsPerRequest.VerdictId);
+    }
+}
