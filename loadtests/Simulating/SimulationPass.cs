@@ -31,8 +31,10 @@ public static class SimulationPass
             progress.Message(line);
             return new SimulationResult(empty, line, Array.Empty<string>());
         }
-        progress.Message($"simulate: {settings.Launches} launch(es), each target afresh under callgrind; per cell {settings.Warmup.TotalSeconds:0} s of warm-up, " +
-                         $"{settings.Rounds} windows of {settings.Window.TotalSeconds:0} s on {settings.Connections} connection(s)");
+        var how = $"{settings.Launches} launch(es), each target afresh under callgrind; per closed-loop cell {settings.Warmup.TotalSeconds:0} s of warm-up, " +
+                  $"{settings.Rounds} windows of {settings.Window.TotalSeconds:0} s on at most {settings.Connections} connection(s)";
+        progress.Message("simulate: " + how);
+        line += "; " + how;
         var plan = new RunPlan(grid, drivers);
         var allotment = grid.Allotments[0];
         var driver = drivers[0];

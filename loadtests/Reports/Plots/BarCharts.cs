@@ -6,8 +6,12 @@ namespace Comparator.Reports.Plots;
 /// <summary>The bar charts per cell: requests/s, p50 and p99 latency, server CPU per request, and the bytes beyond the body (overhead).</summary>
 internal static class BarCharts
 {
-    /// <summary>One group of bars per endpoint x size x concurrency, one bar per target; whiskers over the repeats where there are several.</summary>
-    public static Plot Grouped(IReadOnlyList<CellResult> cells, Palette colors, Func<Measurement, double?> value, string axisLabel, bool whiskers = true)
+    /// <summary>
+    /// One group of bars per endpoint x size x concurrency, one bar per target; whiskers over the windows where there are several: the
+    /// measured repeats, or those <paramref name="windows"/> names (a simulated figure's own).
+    /// </summary>
+    public static Plot Grouped(IReadOnlyList<CellResult> cells, Palette colors, Func<Measurement, double?> value, string axisLabel, bool whiskers = true,
+        Func<CellResult, IReadOnlyList<Measurement>>? windows = null)
     {
         var plot = new Plot();
         var targets = cells.Select(c => c.Key.Target).Distinct().OrderBy(colors.IndexOf).ToList();
@@ -23,7 +27,7 @@ internal static class BarCharts
                 {
                     var position = g * (targets.Count + 1) + targets.IndexOf(cell.Key.Target);
                     bars.Add(new Bar { Position = position, Value = v, FillColor = colors.Of(cell.Key.Target), LineWidth = 0 });
-                    var repeats = cell.Repeats.Select(value).OfType<double>().ToList();
+                    var repeats = (windows?.Invoke(cell) ?? cell.Repeats).Select(value).OfType<double>().ToList();
                     if (whiskers && repeats.Count > 1)
                     {
                         whiskerXs.Add(position);

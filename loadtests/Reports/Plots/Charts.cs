@@ -52,8 +52,11 @@ public static partial class Charts
         // Every judged count read only on some machines (the CPU's counters), where some cell has it: the work a request takes, before
         // the time it took. A chart a figure, named by its verdict id and titled by its descriptor's words.
         foreach (var figure in Metrics.Judged.Where(m => m.Judging!.WhereRead && cells.Any(c => m.Of(c.Summary!) is not null)))
-            charts.Add(Make(run, cells, figure.VerdictId!, $"{char.ToUpperInvariant(figure.Judging!.Noun[0])}{figure.Judging.Noun[1..]} per cell ({figure.Description})",
-                BarCharts.Grouped(cells, colors, s => figure.Of(s), figure.Judging.Noun), whiskers));
+            charts.Add(Make(run, cells, figure.VerdictId!, $"{char.ToUpperInvariant(figure.Judging!.Noun[0])}{figure.Judging.Noun[1..]} per cell",
+                BarCharts.Grouped(cells, colors, s => figure.Of(s), figure.Judging.Noun, windows: c => c.WindowsOf(figure)),
+                figure.Pass == MetricPass.Simulated
+                    ? "bar = the median of the simulated pass's windows (its own launches, valgrind's callgrind, user mode only), whisker = min–max of them"
+                    : whiskers));
         charts.Add(Make(run, cells, "cpu", "Server CPU µs per request", BarCharts.Grouped(cells, colors, s => s.ServerCpuUsPerRequest, "server CPU µs per request"), whiskers));
         charts.AddRange(LatencyDistributionChart.Build(run, driver, colors));
         return charts;
