@@ -49,7 +49,9 @@ public static class ToolProcess
             var error = process.StandardError.ReadToEndAsync();
             var output = process.StandardOutput.ReadToEndAsync();
             if (!process.WaitForExit(limit)) { process.Kill(entireProcessTree: true); return (-1, "", "it did not finish"); }
-            return (process.ExitCode, output.Result, LastLine(error.Result));
+            // Exited: its output is read for at most a second more (a pipe some other process still held would otherwise never end).
+            Task.WaitAll(new Task[] { output, error }, TimeSpan.FromSeconds(1));
+            return (process.ExitCode, output.IsCompletedSuccessfully ? output.Result : "", error.IsCompletedSuccessfully ? LastLine(error.Result) : null);
         }
         catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException)
         {
