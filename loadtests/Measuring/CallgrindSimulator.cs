@@ -1,6 +1,4 @@
 using System.IO;
-using System.Diagnostics;
-using System.Threading;
 using System.Threading.Tasks;
 
 namespace Comparator.Measuring;
@@ -83,30 +81,8 @@ public sealed class CallgrindSimulator
         return exit == 0 ? null : $"callgrind_control {flag} {pid} failed: {error ?? ToolProcess.LastLine(output) ?? $"exit {exit}"}";
     }
 
-    /// <summary>
-    /// A tool run to its exit within <paramref name="limit"/>, never longer: its output is read as it comes and, once it has exited, for at
-    /// most a second more (a pipe another process still held would otherwise never end); exit -1 with why when it could not run or finish.
-    /// </summary>
-    private static async Task<(int Exit, string Output, string? Error)> RunAsync(string file, TimeSpan limit, params string[] arguments)
-    {
-        var info = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var a in arguments) info.ArgumentList.Add(a);
-        Process process;
-        try { process = Process.Start(info)!; }
-        catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException) { return (-1, "", e.Message); }
-        using (process)
-        {
-            var output = process.StandardOutput.ReadToEndAsync();
-            var error = process.StandardError.ReadToEndAsync();
-            using var deadline = new CancellationTokenSource(limit);
-            try { await process.WaitForExitAsync(deadline.Token); }
-            catch (OperationCanceledException)
-            {
-                try { process.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
-                return (-1, "", $"it did not finish within {limit.TotalSeconds:0} s");
-            }
-            await Task.WhenAny(Task.WhenAll(output, error), Task.Delay(TimeSpan.FromSeconds(1)));
-            return (process.ExitCode, output.IsCompletedSuccessfully ? output.Result : "", error.IsCompletedSuccessfully ? ToolProcess.LastLine(error.Result) : null);
-        }
-    }
+    // ToolProcess.Capture bounds the run by its limit and the reading of its output after it exits; off the caller's thread, so the
+    // wake-up connections go on while callgrind_control waits.
+    private static Task<(int Exit, string Output, string? Error)> RunAsync(string file, TimeSpan limit, params string[] arguments) =>
+        Task.Run(() => ToolProcess.Capture(file, limit, arguments));
 }
