@@ -118,7 +118,10 @@ public sealed class CoresTests : IDisposable
         Assert.Contains("## Verdict: httplistener against kestrel (baseline), on 1 core", report);
         Assert.Contains("## Side by side, sharing", report);
         Assert.True(File.Exists(Path.Combine(directory, "charts", "cores.png")));
-        Assert.True(File.Exists(Path.Combine(directory, "charts", "judgments-1core.png")));
+        // The forest plot draws the judgments with an interval; two launches on a busy machine may give none (a cell wait-bound or
+        // overloaded), so the chart is there exactly when the allotment had one.
+        Assert.Equal(run.Verdicts!.Any(v => v.Cores == "1" && v.RatioLow is > 0 && v.RatioHigh is > 0 && v.Ratio is > 0),
+            File.Exists(Path.Combine(directory, "charts", "judgments-1core.png")));
         var csv = File.ReadAllLines(Path.Combine(directory, "results.csv"));
         var header = csv[0].Split(',');
         Assert.Contains("switches_per_request", header);
