@@ -84,7 +84,8 @@ public static class RunCommand
             CommandLine.One("--counters", "hardware|simulated|both|off|auto", "Which counts of work a request takes: hardware counts each target's instructions, cycles, " +
                 "branch and cache misses with the CPU's own counters (Linux perf_event_open, every thread); simulated adds a pass after the measured windows " +
                 "that runs each target afresh under valgrind's callgrind and judges its user-mode instructions per request (no PMU needed); both; off. " +
-                "Where a machine cannot count, one line says why and the run goes on. Default: auto (hardware where the CPU counts)."),
+                "Where a machine cannot count, one line says why and the run goes on. Default: auto (hardware where the CPU counts; where it does not, the simulated pass, " +
+                "unless the run claims nothing: --quick or --launches 1)."),
             CommandLine.One("--steady-bound", "DURATION", "How much longer a .NET target's warm-up may go on while its runtime still compiles (tiered JIT); " +
                 "a window measured before it stopped is marked. 0 turns the wait off. Default: 20s."),
             CommandLine.Flag("--duet", "Measure every target of a cell in the same windows, side by side (duet measurement), instead of in turn: " +

@@ -35,7 +35,7 @@ public static class RunOptionsParser
     {
         var quick = a.Flag("--quick");
         var targets = TargetSetOf(a, layout);
-        var options = new RunOptions(targets, CellGridOf(a, layout, targets, quick), WindowOf(a, quick), JudgingOf(a, quick), OutputOf(a, layout));
+        var options = new RunOptions(targets, CellGridOf(a, layout, targets, quick), WindowOf(a, quick), JudgingOf(a, quick), OutputOf(a, layout, quick));
         return options.Judging.Rule.Design is SequentialDesign design ? WithHorizonOfTheBudget(options, design) : options;
     }
 
@@ -130,20 +130,21 @@ public static class RunOptionsParser
     }
 
     /// <summary>Where the run goes and what it adds: --out, --label, --profile, --crank, and the simulated pass of --counters.</summary>
-    private static RunOutput OutputOf(ArgumentReader a, BuildLayout layout) => new RunOutput(a.Value("--out") ?? layout.ResultsDirectory,
+    private static RunOutput OutputOf(ArgumentReader a, BuildLayout layout, bool quick) => new RunOutput(a.Value("--out") ?? layout.ResultsDirectory,
         Label: Optional(a, "--label") is { } label ? (label.Trim().Length > 0 ? label.Trim() : throw new UsageException($"{a.CommandName}: --label needs a text, not an empty one")) : null,
         Profile: a.Defines("--profile") && a.Flag("--profile") ? Profile(a, layout) : null,
         Crank: a.Defines("--crank") && a.Flag("--crank"))
     {
-        Simulation = Counters(a).Simulated ? SimulationSettings.Default : null,
+        Simulation = Counters(a).Simulated || AutoSimulates(a, quick) ? SimulationSettings.Default : null,
     }.Validate().OrUsage();
 
     /// <summary>
     /// --counters: which counts of work a run takes. hardware: the CPU's counters where it has them; simulated: a pass of valgrind's
-    /// callgrind after the measured windows; both; off. auto (the default, and "on") takes the hardware's where the machine has them.
+    /// callgrind after the measured windows; both; off. auto (the default, and "on") takes the hardware's where the machine has them,
+    /// and the simulated pass where it has none (<see cref="AutoSimulates"/>).
     /// </summary>
     private static (bool Hardware, bool Simulated) Counters(ArgumentReader a) =>
-        (a.Defines("--counters") ? a.Value("--counters") : null) switch
+        CountersAsked(a) switch
         {
             null or "auto" or "on" or "hardware" => (true, false),
             "simulated" => (false, true),
@@ -151,6 +152,15 @@ public static class RunOptionsParser
             "off" => (false, false),
             var other => throw new UsageException($"{a.CommandName}: --counters takes hardware, simulated, both, off or auto, not '{other}'"),
         };
+
+    private static string? CountersAsked(ArgumentReader a) => a.Defines("--counters") ? a.Value("--counters") : null;
+
+    /// <summary>
+    /// Whether auto adds the simulated pass: on a machine whose CPU does not count (no PMU, as on most VMs and CI runners), for a run that
+    /// judges. A --quick run or one launch claims nothing, so it is not worth the minutes the pass takes.
+    /// </summary>
+    private static bool AutoSimulates(ArgumentReader a, bool quick) =>
+        CountersAsked(a) is null or "auto" or "on" && !quick && Optional(a, "--launches") is not "1" && !CpuCounting.Resolve(asked: true).Available;
 
     /// <summary>
     /// The profile pass's settings (--profile-duration, --layers, --perf), its layers read now: a user's file that cannot be read

@@ -12,6 +12,9 @@ namespace Comparator.Running;
 /// <param name="Line">what is counted, or which obstacle stops it and how to remove it</param>
 public sealed record CpuCounting(CpuCounterSet? Set, string Line)
 {
+    /// <summary>Whether the CPU's counters count here.</summary>
+    public bool Available => Set is not null;
+
     private static readonly Lazy<CpuCounterAvailability> Probed = new(CpuCounterAvailability.Probe);
 
     /// <summary>Nothing counted, as --counters off asks.</summary>

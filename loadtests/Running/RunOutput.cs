@@ -34,18 +34,25 @@ public sealed record ProfileSettings(TimeSpan Duration, IReadOnlyList<LayerRule>
 
 /// <summary>
 /// What the simulated pass runs: its launches (each target started afresh under the simulator in each), per closed-loop cell a warm-up
-/// and rounds of windows, and how many connections carry a simulated window's load.
+/// (<paramref name="FirstWarmup"/> for a launch's first cell, which compiles the common path; <paramref name="CellWarmup"/> after) and rounds of
+/// windows, and how many connections carry a simulated window's load.
 /// </summary>
-public sealed record SimulationSettings(int Launches, TimeSpan Warmup, TimeSpan Window, int Rounds, int Connections)
+public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, TimeSpan CellWarmup, TimeSpan Window, int Rounds, int Connections)
 {
     /// <summary>
-    /// Under callgrind a Mono service answers about 100 to 200 requests a second: 5 s windows hold some 600 to 1,100 requests, where the
-    /// count per request moved 1.5% from window to window in the first runs; the warm-up lets each cell's code be compiled before it is
-    /// counted. Three launches: with two, the interval over launches (Student's t at one degree of freedom) spans 0.8x-2.6x around a
+    /// Under callgrind a Mono service answers about 100 to 200 requests a second: a 2 s window holds some 200 to 400 requests, enough for a
+    /// count that moves by a fraction of a percent from window to window once the cell's code is compiled (Mono compiles a method once, at
+    /// its first call). Three launches: with two, the interval over launches (Student's t at one degree of freedom) spans 0.8x-2.6x around a
     /// 1.46x ratio whose windows agree within 1.5%.
     /// </summary>
-    public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(5), 3, 4);
+    public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(6), TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(2), 2, 4);
 
     /// <summary>A simulated service starts 20 to 50 times slower: Mono's took 15-22 s to its ready line.</summary>
     public static readonly TimeSpan ReadyTimeout = TimeSpan.FromSeconds(180);
+
+    /// <summary>How many times a target is started under the simulator in a launch before it is given up: valgrind's own crash is chance.</summary>
+    public const int Starts = 3;
+
+    /// <summary>How long a simulated service may take over one verifying request: its first one compiles the whole path on a simulated CPU.</summary>
+    public static readonly TimeSpan CheckTimeout = TimeSpan.FromSeconds(120);
 }

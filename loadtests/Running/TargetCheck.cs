@@ -53,7 +53,7 @@ public static class TargetCheck
                 running = await launcher!.StartAsync(definition!, switches, cancellationToken, cpus);
                 url = running.BaseUrl;
             }
-            var checks = verify ? await (check ?? EndpointVerifier.VerifyAsync)(name, url, cancellationToken, insecure) : Array.Empty<Check>();
+            var checks = verify ? await (check ?? ((n, u, c, i) => EndpointVerifier.VerifyAsync(n, u, c, i)))(name, url, cancellationToken, insecure) : Array.Empty<Check>();
             return new CheckedTarget(name, running, url, checks, null);
         }
         catch (LaunchException e)

@@ -14,10 +14,13 @@ public sealed record SimulationResult(IReadOnlyDictionary<CellKey, IReadOnlyList
 
 /// <summary>
 /// The simulated pass: after every measured window and apart from them (as the profile pass), each target started afresh under valgrind's
-/// callgrind in launches of its own, verified, and per closed-loop cell warmed and then counted in windows bracketed by a zero and a dump.
-/// A window's figure is the user-mode instructions of every thread but those that spent it compiling, per successful request. Launches
-/// stay the unit of evidence: the verdict pairs the two sides' windows by launch and round as it pairs measured ones. Fixed-rate cells are
-/// not simulated: a simulated server is 50-100 times slower, so no asked rate means there what it means on the real CPU.
+/// callgrind in launches of its own, verified, and per closed-loop cell warmed and then counted in windows, each bracketed by two dumps
+/// (a dump writes the counts since the one before and starts the next count at zero). A window's figure is the user-mode instructions of
+/// every thread but those that spent it compiling, per successful request. The targets are simulated side by side, one cell at a time on
+/// all of them at once: a count does not depend on how fast the simulated CPU runs, and the pass takes half the time (the A/A spread of
+/// this arrangement is in docs/method.md). Launches stay the unit of evidence: the verdict pairs the two sides' windows by launch and
+/// round as it pairs measured ones. Fixed-rate cells are not simulated: a simulated server is 50-100 times slower, so no asked rate means
+/// there what it means on the real CPU.
 /// </summary>
 public static class SimulationPass
 {
@@ -31,78 +34,112 @@ public static class SimulationPass
             progress.Message(line);
             return new SimulationResult(empty, line, Array.Empty<string>());
         }
-        var how = $"{settings.Launches} launch(es), each target afresh under callgrind; per closed-loop cell {settings.Warmup.TotalSeconds:0} s of warm-up, " +
-                  $"{settings.Rounds} windows of {settings.Window.TotalSeconds:0} s on at most {settings.Connections} connection(s)";
+        var how = $"{settings.Launches} launches, every target afresh under callgrind in each, side by side; per closed-loop cell " +
+                  $"{Seconds(settings.CellWarmup)} of warm-up ({Seconds(settings.FirstWarmup)} for a launch's first), then {settings.Rounds} windows of " +
+                  $"{Seconds(settings.Window)} on at most {settings.Connections} connection(s)";
         progress.Message("simulate: " + how);
         line += "; " + how;
+        var failures = new List<string>();
+        // A service given by URL runs outside the comparator: it cannot be started under the simulator. Said once, not per cell.
+        foreach (var external in targets.Plans.Where(t => t.ExternalUrl is not null))
+            failures.Add($"{external.Name}: not simulated: a service given by URL runs outside the comparator, so it cannot be started under the simulator");
+        var plans = targets.Plans.Where(t => t.ExternalUrl is null).ToList();
         var plan = new RunPlan(grid, drivers);
         var allotment = grid.Allotments[0];
         var driver = drivers[0];
         var cells = plan.Cells.Where(c => c.Plan.Rate is null && c.Driver == driver && c.Cores == allotment).ToList();
         var folder = Path.Combine(directory, "simulated");
         var windows = new Dictionary<CellKey, List<Measurement>>();
-        var failures = new List<string>();
         var simulatedWindow = window with { RequestTimeout = TimeSpan.FromSeconds(Math.Max(30, window.RequestTimeout.TotalSeconds)) };
-        for (var launch = 0; launch < settings.Launches && !cancellationToken.IsCancellationRequested; launch++)
+        for (var launch = 0; launch < settings.Launches && plans.Count > 0 && !cancellationToken.IsCancellationRequested; launch++)
         {
             Directory.CreateDirectory(folder);
             var launcher = new TargetLauncher(layout, SimulationSettings.ReadyTimeout, grid.Pin?.ServerCpus, ports: targets.Ports,
                 environment: CallgrindSimulator.Variables, wrap: (host, arguments) => simulator.Wrap(host, arguments, folder));
-            // The pass's own records: its starts and checks are not the run's. Valgrind itself sometimes dies at a simulated service's first
-            // request ("VALGRIND INTERNAL ERROR ... SIGSEGV"): a target that did not come up is started once more, in a session of its own.
+            // The pass's own records: its starts and checks are not the run's; a simulated service's first answers take seconds.
             LaunchSession Session() => new(new RunContext(targets, grid, simulatedWindow, JudgingPlan.OneLaunch, plan,
                 RunRecord.Begin(RunSpecMapping.Start(targets, grid, simulatedWindow, JudgingPlan.OneLaunch, plan, drivers, DateTimeOffset.UtcNow), journal: null),
-                launcher, progress), launch, first: true, allotment);
-            // The sessions end (their targets stopped, their last dumps written) at this block's end, before the folder goes.
+                launcher, progress, (n, u, c, i) => Verification.EndpointVerifier.VerifyAsync(n, u, c, i, SimulationSettings.CheckTimeout)), launch, first: true, allotment);
+            var sessions = new List<LaunchSession>();
+            try
             {
-                await using var session = Session();
-                await session.StartAsync(targets.Plans, cancellationToken);
-                var again = targets.Plans.Where(t => session.Active.All(a => a.Plan.Name != t.Name)).ToList();
-                await using var retry = Session();
-                if (again.Count > 0)
+                // Every target starts at once. Valgrind itself sometimes dies at a simulated Mono service's first requests ("VALGRIND
+                // INTERNAL ERROR ... SIGSEGV", one start in three to eight here): a target that did not come up is started again, in a
+                // session of its own, up to SimulationSettings.Starts times.
+                var started = await Task.WhenAll(plans.Select(async target =>
                 {
-                    progress.Message($"simulate: {string.Join(", ", again.Select(t => t.Name))} did not come up under the simulator; starting once more");
-                    await retry.StartAsync(again, cancellationToken);
-                }
-                foreach (var missing in again.Where(t => retry.Active.All(a => a.Plan.Name != t.Name)))
-                    failures.Add($"{missing.Name}: not simulated in launch {launch + 1}: it did not come up under the simulator, twice");
-                var active = session.Active.Select(a => (Session: session, Target: a)).Concat(retry.Active.Select(a => (Session: retry, Target: a)))
-                    .OrderBy(a => targets.Plans.ToList().FindIndex(t => t.Name == a.Target.Plan.Name)).ToList();
-                var dumps = new Dictionary<int, int>();
+                    for (var attempt = 1; attempt <= SimulationSettings.Starts && !cancellationToken.IsCancellationRequested; attempt++)
+                    {
+                        if (attempt > 1) progress.Message($"simulate: {target.Name} did not come up under the simulator; starting it again ({attempt} of {SimulationSettings.Starts})");
+                        var session = Session();
+                        lock (sessions) sessions.Add(session);
+                        await session.StartAsync(new[] { target }, cancellationToken);
+                        if (session.Active.Count > 0) return session.Active.Select(a => (Session: session, Target: a)).ToList();
+                    }
+                    lock (failures) failures.Add($"{target.Name}: not simulated in launch {launch + 1}: it did not come up under the simulator in {SimulationSettings.Starts} starts");
+                    return new List<(LaunchSession Session, ActiveTarget Target)>();
+                }));
+                var active = started.SelectMany(a => a).ToList();
+                var dumps = new System.Collections.Concurrent.ConcurrentDictionary<int, int>(); // dumps written per process so far
+                var first = true;
                 foreach (var cell in cells)
-                foreach (var (owner, target) in active)
                 {
                     if (cancellationToken.IsCancellationRequested) break;
+                    progress.Message($"simulate: launch {launch + 1} {cell.Label}: {string.Join(", ", active.Select(a => a.Target.Plan.Name))}");
+                    var warmup = first ? settings.FirstWarmup : settings.CellWarmup;
+                    first = false;
+                    var counted = await Task.WhenAll(active.Select(a => CellAsync(a.Session, a.Target, cell, warmup)));
+                    foreach (var (key, measured) in counted.SelectMany(c => c))
+                        (windows.TryGetValue(key, out var list) ? list : windows[key] = new List<Measurement>()).Add(measured);
+                }
+
+                // One target's warm-up and windows of one cell; its windows by the cell's key. A failed dump is named and ends the target's cell.
+                async Task<List<(CellKey, Measurement)>> CellAsync(LaunchSession owner, ActiveTarget target, PlannedCell cell, TimeSpan warmup)
+                {
+                    var list = new List<(CellKey, Measurement)>();
+                    if (target.Running?.ProcessId is not int pid) return list;
                     var key = cell.Plan.For(target.Plan.Name, null);
-                    if (target.Running?.ProcessId is not int pid)
-                    {
-                        failures.Add($"{target.Plan.Name}: not simulated: a service given by URL runs outside the comparator, so it cannot be started under the simulator");
-                        continue;
-                    }
-                    progress.Message($"simulate: launch {launch + 1} {target.Plan.Name} {cell.Label}");
-                    // A session a window: a simulated service idles for seconds while its counts are dumped, long enough for it to close a
-                    // kept-alive connection (Mono's listener after 15 s), and a window must not start on connections the server has closed.
+                    // A session a window: a simulated service idles while its counts are dumped, long enough for it to close a kept-alive
+                    // connection (Mono's listener after 15 s on a loaded machine), and a window must not start on connections it closed.
                     IDriverSession Load() => driver.Open(owner.RequestFor(cell, target), Math.Min(key.Concurrency, settings.Connections), window.KeepAlive,
                         simulatedWindow.RequestTimeout);
-                    using (var warm = Load()) await warm.RunAsync(settings.Warmup, cancellationToken);
+                    using (var warm = Load()) await warm.RunAsync(warmup, cancellationToken);
+                    // The warm-up's counts are dumped and left unread: the first window counts from here.
+                    if (await DumpAsync() is false) return list;
                     for (var round = 0; round < settings.Rounds && !cancellationToken.IsCancellationRequested; round++)
                     {
-                        using var load = Load();
-                        if (await simulator.ZeroAsync(pid, target.BaseUrl) is string zeroFailed) { failures.Add($"{target.Plan.Name}: {zeroFailed}"); break; }
-                        var counted = await load.RunAsync(settings.Window, cancellationToken);
-                        if (await simulator.DumpAsync(pid, target.BaseUrl) is string dumpFailed) { failures.Add($"{target.Plan.Name}: {dumpFailed}"); break; }
-                        dumps[pid] = dumps.GetValueOrDefault(pid) + 1;
+                        DriverWindow served;
+                        using (var load = Load()) served = await load.RunAsync(settings.Window, cancellationToken);
+                        if (await DumpAsync() is false) break;
                         var threads = CallgrindDump.Read(folder, $"{CallgrindSimulator.Stem}.{pid}", dumps[pid]);
-                        if (!windows.TryGetValue(key, out var list)) windows[key] = list = new List<Measurement>();
-                        list.Add(Window(counted, threads) with { Launch = launch, Round = round });
+                        list.Add((key, Window(served, threads) with { Launch = launch, Round = round }));
+                    }
+                    return list;
+
+                    async Task<bool> DumpAsync()
+                    {
+                        if (await simulator.DumpAsync(pid, target.BaseUrl) is string failed)
+                        {
+                            lock (failures) failures.Add($"{target.Plan.Name}: {failed}");
+                            return false;
+                        }
+                        dumps.AddOrUpdate(pid, 1, (_, n) => n + 1);
+                        return true;
                     }
                 }
+            }
+            finally
+            {
+                // The targets stop (their last dumps written) before the folder goes.
+                foreach (var session in sessions) await session.DisposeAsync();
             }
             // The dumps are read: only what they counted is kept, in results.json.
             Directory.Delete(folder, recursive: true);
         }
         return new SimulationResult(windows.ToDictionary(w => w.Key, w => (IReadOnlyList<Measurement>)w.Value), line, failures);
     }
+
+    private static string Seconds(TimeSpan span) => span.TotalSeconds.ToString("0.#", CultureInfo.InvariantCulture) + " s";
 
     /// <summary>A simulated window: the driver's requests and failures, the threads' instructions (the compiling ones apart) and per successful request.</summary>
     public static Measurement Window(DriverWindow counted, IReadOnlyList<CallgrindThread> threads)

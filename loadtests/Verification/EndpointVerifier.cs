@@ -19,22 +19,25 @@ public static class EndpointVerifier
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(10);
 
     /// <param name="insecure">an https target's certificate is accepted though it does not validate (--insecure)</param>
-    public static async Task<IReadOnlyList<Check>> VerifyAsync(string target, Uri baseUrl, CancellationToken cancellationToken = default, bool insecure = false)
+    /// <param name="timeout">how long one answer may take; null: 10 s (a service under the simulator needs longer)</param>
+    public static async Task<IReadOnlyList<Check>> VerifyAsync(string target, Uri baseUrl, CancellationToken cancellationToken = default, bool insecure = false,
+        TimeSpan? timeout = null)
     {
         var checks = new List<Check>();
         foreach (var endpoint in Endpoints.All)
-            checks.Add(await VerifyAsync(target, baseUrl, endpoint, cancellationToken, insecure));
+            checks.Add(await VerifyAsync(target, baseUrl, endpoint, cancellationToken, insecure, timeout));
         return checks;
     }
 
-    public static async Task<Check> VerifyAsync(string target, Uri baseUrl, EndpointSpec endpoint, CancellationToken cancellationToken = default, bool insecure = false)
+    public static async Task<Check> VerifyAsync(string target, Uri baseUrl, EndpointSpec endpoint, CancellationToken cancellationToken = default, bool insecure = false,
+        TimeSpan? timeout = null)
     {
         var body = endpoint.SendsBody ? PayloadCatalogue.Generate(EchoSampleBytes) : null;
         var query = endpoint == Endpoints.Json ? "?" + Routes.JsonItemsParameter + "=" + JsonSample.DefaultItems : "";
         RawResponse response;
         try
         {
-            response = await RawHttp.SendAsync(baseUrl, RawHttp.BuildRequest(endpoint, baseUrl, query, body), Timeout, cancellationToken, insecure);
+            response = await RawHttp.SendAsync(baseUrl, RawHttp.BuildRequest(endpoint, baseUrl, query, body), timeout ?? Timeout, cancellationToken, insecure);
         }
         catch (Exception e) when (e is System.IO.IOException or System.Net.Sockets.SocketException or TimeoutException or System.Security.Authentication.AuthenticationException)
         {

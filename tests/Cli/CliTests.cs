@@ -52,14 +52,14 @@ public sealed class CliTests : IDisposable
     }
 
     [Theory]
-    [InlineData(null, true, false)]
-    [InlineData("auto", true, false)]
-    [InlineData("on", true, false)]
+    [InlineData(null, true, null)]
+    [InlineData("auto", true, null)]
+    [InlineData("on", true, null)]
     [InlineData("hardware", true, false)]
     [InlineData("simulated", false, true)]
     [InlineData("both", true, true)]
     [InlineData("off", false, false)]
-    public void Counters_choose_the_hardwares_count_the_simulated_pass_both_or_neither(string? counters, bool hardware, bool simulated)
+    public void Counters_choose_the_hardwares_count_the_simulated_pass_both_or_neither(string? counters, bool hardware, bool? simulated)
     {
         var args = new List<string> { "--targets", "kestrel" };
         if (counters is not null) args.AddRange(new[] { "--counters", counters });
@@ -68,7 +68,18 @@ public sealed class CliTests : IDisposable
 
         // Asked of the hardware: counted where the machine can, or the one line why not; never asked: the "off" line.
         Assert.Equal(hardware, options.Window.CpuCounting.Line != Comparator.Measuring.CpuCounterAvailability.Off.Line);
-        Assert.Equal(simulated, options.Output.Simulation is not null);
+        // auto: the simulated pass exactly where the CPU does not count.
+        Assert.Equal(simulated ?? !options.Window.CpuCounting.Available, options.Output.Simulation is not null);
+    }
+
+    [Theory]
+    [InlineData("--quick")]
+    [InlineData("--launches", "1")]
+    public void Auto_adds_no_simulated_pass_to_a_run_that_claims_nothing(params string[] extra)
+    {
+        var options = RunOptionsParser.Parse(new[] { "--targets", "kestrel" }.Concat(extra).ToArray(), BuildLayout.Discover());
+
+        Assert.Null(options.Output.Simulation);
     }
 
     [Fact]
