@@ -6,8 +6,8 @@ namespace Comparator.Measuring;
 /// <summary>
 /// Valgrind's callgrind as the simulated pass uses it: a target started under it runs on a simulated CPU that counts every user-mode
 /// instruction of every thread (CodSpeed's and iai-callgrind's way of counting on machines without CPU counters). The counts of a
-/// window are bracketed from outside the process: `callgrind_control -z PID` zeroes them, `callgrind_control -d PID` dumps them, one
-/// file per thread. What it leaves out: the kernel's work on the server's behalf, waits and cache misses; it is a count of work, not
+/// window are bracketed from outside the process: `callgrind_control -d PID` dumps the counts since the last dump, one file per
+/// thread, and starts the next count from zero. What it leaves out: the kernel's work on the server's behalf, waits and cache misses; it is a count of work, not
 /// a time.
 /// </summary>
 public sealed class CallgrindSimulator
@@ -54,19 +54,20 @@ public sealed class CallgrindSimulator
     public (string Host, IReadOnlyList<string> Arguments) Wrap(string host, IReadOnlyList<string> arguments, string folder) =>
         (Valgrind, Options.Append($"--callgrind-out-file={Path.Combine(folder, Stem)}.%p").Append(host).Concat(arguments).ToList());
 
-    /// <summary>Zeroes every thread's counts of the simulated process: a window starts. <paramref name="wake"/>: see <see cref="Dump"/>.</summary>
-    public Task<string?> ZeroAsync(int pid, Uri wake) => CommandAsync("-z", pid, wake);
-
     /// <summary>
-    /// Dumps every thread's counts since the last zero, one file per thread; null when done, else why not. Callgrind reads a command only
-    /// while the program runs, and an idle server's threads all wait in the kernel: until the command is read, a connection is opened to
-    /// <paramref name="wake"/> and closed every 50 ms, so its accept loop runs (a few thousand instructions, at most one of them in a window).
+    /// Dumps every thread's counts since the last dump (or zero), one file per thread, and starts the next count; null when done, else
+    /// why not. Callgrind reads a command only as the program's threads are scheduled: ask it while the service is under load, and it is
+    /// read at once. An idle server's threads all wait in the kernel: after a second without an answer, a connection is opened to
+    /// <paramref name="wake"/> and closed every 50 ms, so its accept loop runs, and that work is counted.
     /// </summary>
     public Task<string?> DumpAsync(int pid, Uri wake) => CommandAsync("-d", pid, wake);
+
+    private static readonly TimeSpan WakeAfter = TimeSpan.FromSeconds(1);
 
     private async Task<string?> CommandAsync(string flag, int pid, Uri wake)
     {
         var command = RunAsync(Control, TimeSpan.FromSeconds(120), flag, pid.ToString(CultureInfo.InvariantCulture));
+        await Task.WhenAny(command, Task.Delay(WakeAfter));
         while (!command.IsCompleted)
         {
             try

@@ -47,9 +47,18 @@ public sealed record CellResult(
     /// </summary>
     public IReadOnlyList<Measurement>? Simulated { get; init; }
 
-    /// <summary>The windows a figure is read from: the simulated pass's for a simulated figure, the measured ones otherwise.</summary>
+    /// <summary>
+    /// The windows a figure is read from: the measured ones, or for a simulated figure each launch's median window of the simulated pass.
+    /// A simulated window can take in a burst of work that is not its requests' (5 of 96 windows of one A/A pass counted 10 to 50 times
+    /// their launch's others, on either side); the median of a launch's windows leaves one such window out, where a mean would carry it.
+    /// </summary>
     public IReadOnlyList<Measurement> WindowsOf(MetricDescriptor figure) =>
-        figure.Pass == MetricPass.Simulated ? Simulated ?? Array.Empty<Measurement>() : Repeats;
+        figure.Pass == MetricPass.Simulated ? MedianPerLaunch(Simulated ?? Array.Empty<Measurement>(), figure) : Repeats;
+
+    private static IReadOnlyList<Measurement> MedianPerLaunch(IReadOnlyList<Measurement> windows, MetricDescriptor figure) =>
+        windows.GroupBy(w => w.Launch)
+            .Select(launch => launch.OrderBy(w => figure.Of(w) ?? double.MaxValue).ElementAt((launch.Count() - 1) / 2) with { Round = 0 })
+            .ToList();
 }
 
 /// <summary>Which endpoints vary by body size: the contract's echo endpoints and a scenario's operations with sizes (their cells carry a size label).</summary>

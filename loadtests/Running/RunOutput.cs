@@ -40,12 +40,12 @@ public sealed record ProfileSettings(TimeSpan Duration, IReadOnlyList<LayerRule>
 public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, TimeSpan CellWarmup, TimeSpan Window, int Rounds, int Connections)
 {
     /// <summary>
-    /// Under callgrind a Mono service answers about 100 to 200 requests a second: a 2 s window holds some 200 to 400 requests, enough for a
-    /// count that moves by a fraction of a percent from window to window once the cell's code is compiled (Mono compiles a method once, at
-    /// its first call). Three launches: with two, the interval over launches (Student's t at one degree of freedom) spans 0.8x-2.6x around a
-    /// 1.46x ratio whose windows agree within 1.5%.
+    /// Under callgrind a Mono service answers about 100 to 300 requests a second: a 1.5 s window holds some 150 to 450 requests, enough for a
+    /// count that moves by 1-2% from window to window once the cell's code is compiled (Mono compiles a method once, at its first call).
+    /// Three windows a cell, so a launch's median leaves out a window that took in a burst of other work; three launches, the fewest with
+    /// which Student's t (two degrees of freedom) puts an A/A pair inside the ±5% margin at this spread.
     /// </summary>
-    public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(6), TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(2), 2, 4);
+    public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(6), TimeSpan.FromSeconds(1.5), TimeSpan.FromSeconds(1.5), 3, 4);
 
     /// <summary>A simulated service starts 20 to 50 times slower: Mono's took 15-22 s to its ready line.</summary>
     public static readonly TimeSpan ReadyTimeout = TimeSpan.FromSeconds(180);

@@ -14,8 +14,8 @@ public sealed record SimulationResult(IReadOnlyDictionary<CellKey, IReadOnlyList
 
 /// <summary>
 /// The simulated pass: after every measured window and apart from them (as the profile pass), each target started afresh under valgrind's
-/// callgrind in launches of its own, verified, and per closed-loop cell warmed and then counted in windows, each bracketed by two dumps
-/// (a dump writes the counts since the one before and starts the next count at zero). A window's figure is the user-mode instructions of
+/// callgrind in launches of its own, verified, and per closed-loop cell warmed and then counted in windows under one unbroken load, each
+/// bracketed by two dumps (a dump writes the counts since the one before and starts the next count at zero). A window's figure is the user-mode instructions of
 /// every thread but those that spent it compiling, per successful request. The targets are simulated side by side, one cell at a time on
 /// all of them at once: a count does not depend on how fast the simulated CPU runs, and the pass takes half the time (the A/A spread of
 /// this arrangement is in docs/method.md). Launches stay the unit of evidence: the verdict pairs the two sides' windows by launch and
@@ -94,26 +94,30 @@ public static class SimulationPass
                 }
 
                 // One target's warm-up and windows of one cell; its windows by the cell's key. A failed dump is named and ends the target's cell.
+                // Every dump is asked while the load runs: callgrind reads a command only as the program's threads are scheduled, and a busy
+                // server's are at once, so the dump falls a moment after the window's edge, at either edge alike. Asked of an idle server,
+                // it waited for wake-up connections whose own work entered the window: 3-5% from launch to launch, and one window of 25x.
                 async Task<List<(CellKey, Measurement)>> CellAsync(LaunchSession owner, ActiveTarget target, PlannedCell cell, TimeSpan warmup)
                 {
                     var list = new List<(CellKey, Measurement)>();
                     if (target.Running?.ProcessId is not int pid) return list;
                     var key = cell.Plan.For(target.Plan.Name, null);
-                    // A session a window: a simulated service idles while its counts are dumped, long enough for it to close a kept-alive
-                    // connection (Mono's listener after 15 s on a loaded machine), and a window must not start on connections it closed.
-                    IDriverSession Load() => driver.Open(owner.RequestFor(cell, target), Math.Min(key.Concurrency, settings.Connections), window.KeepAlive,
+                    using var load = driver.Open(owner.RequestFor(cell, target), Math.Min(key.Concurrency, settings.Connections), window.KeepAlive,
                         simulatedWindow.RequestTimeout);
-                    using (var warm = Load()) await warm.RunAsync(warmup, cancellationToken);
-                    // The warm-up's counts are dumped and left unread: the first window counts from here.
-                    if (await DumpAsync() is false) return list;
+                    await load.RunAsync(warmup, cancellationToken);
+                    // The warm-up's counts are dumped, as the first window starts, and left unread.
+                    var running = load.RunAsync(settings.Window, cancellationToken);
+                    if (!await DumpAsync()) { await running; return list; }
                     for (var round = 0; round < settings.Rounds && !cancellationToken.IsCancellationRequested; round++)
                     {
-                        DriverWindow served;
-                        using (var load = Load()) served = await load.RunAsync(settings.Window, cancellationToken);
-                        if (await DumpAsync() is false) break;
+                        var served = await running;
+                        // The next window, or after the last half a second of load that is not counted, keeps the server busy while this one's dump is read.
+                        running = load.RunAsync(round < settings.Rounds - 1 ? settings.Window : TimeSpan.FromSeconds(0.5), cancellationToken);
+                        if (!await DumpAsync()) break;
                         var threads = CallgrindDump.Read(folder, $"{CallgrindSimulator.Stem}.{pid}", dumps[pid]);
                         list.Add((key, Window(served, threads) with { Launch = launch, Round = round }));
                     }
+                    await running;
                     return list;
 
                     async Task<bool> DumpAsync()
