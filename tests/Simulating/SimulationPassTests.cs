@@ -42,10 +42,10 @@ public sealed class SimulationPassTests
     /// Two launches of three windows a side: wcf-classic 600 instructions a request, webapi-selfhost 400 (or <paramref name="webApi"/>),
     /// each moving 0.3%; with <paramref name="burst"/>, each launch's second webapi-selfhost window took in that many times its work.
     /// </summary>
-    private static RunResult Simulated(double webApi = 400, double burst = 1)
+    private static RunResult Simulated(double webApi = 400, double burst = 1, int launches = 2, RunResult? measured = null)
     {
-        var run = InstructionVerdictTests.Plain();
-        IReadOnlyList<Measurement> Windows(double perRequest, double second) => Enumerable.Range(0, 2).SelectMany(launch => Enumerable.Range(0, 3).Select(round =>
+        var run = measured ?? InstructionVerdictTests.Plain();
+        IReadOnlyList<Measurement> Windows(double perRequest, double second) => Enumerable.Range(0, launches).SelectMany(launch => Enumerable.Range(0, 3).Select(round =>
             SimulationPass.Window(Driven(500, 0), new[] { new CallgrindThread(1, (long)(perRequest * (round == 1 ? second : 1) * 500 * (1 + 0.003 * ((launch + round) % 3))), "mono", 1) })
                 with { Launch = launch, Round = round })).ToList();
         var windows = run.Cells.ToDictionary(c => c.Key, c => c.Key.Target == "wcf-classic" ? Windows(600, 1) : Windows(webApi, burst));
@@ -81,6 +81,21 @@ public sealed class SimulationPassTests
         var verdict = Assert.Single(run.AllJudged(), v => v.Metric == Metrics.SimulatedInstructionsPerRequest.VerdictId);
         Assert.Equal(CellVerdict.Equivalent, verdict.Outcome);
         Assert.Equal(6, run.Cells.Single(c => c.Key.Target == "webapi-selfhost").Simulated!.Count); // every window is kept in the results
+    }
+
+    [Fact]
+    public void The_pass_is_judged_at_its_own_launch_count_when_the_measured_launches_were_added_until_settled()
+    {
+        // A default run adds measured launches until cells settle, and judges them first at the fourth; the pass runs its three in one go.
+        var sequential = InstructionVerdictTests.Plain() is var plain
+            ? plain with { Spec = plain.Spec with { Sequential = new SequentialSpec(4, 13, 300, 100, 5, "budget") } }
+            : null!;
+
+        var run = Simulated(launches: 3, measured: sequential);
+
+        var verdict = Assert.Single(run.AllJudged(), v => v.Metric == Metrics.SimulatedInstructionsPerRequest.VerdictId);
+        Assert.Equal(3, verdict.Launches);
+        Assert.Equal("webapi-selfhost", verdict.Leader);
     }
 
     [Fact]
