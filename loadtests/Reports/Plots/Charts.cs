@@ -55,7 +55,7 @@ public static partial class Charts
             charts.Add(Make(run, cells, figure.VerdictId!, $"{char.ToUpperInvariant(figure.Judging!.Noun[0])}{figure.Judging.Noun[1..]} per cell",
                 BarCharts.Grouped(cells, colors, s => figure.Of(s), figure.Judging.Noun, windows: c => c.WindowsOf(figure)),
                 figure.Pass == MetricPass.Simulated
-                    ? "bar = the median of the simulated pass's windows (its own launches, valgrind's callgrind, user mode only), whisker = min–max of them"
+                    ? "bar = the median of the simulated pass's windows (its own launches, valgrind's callgrind, user mode only), whisker = min–max of its launches (each launch's median window)"
                     : whiskers));
         charts.Add(Make(run, cells, "cpu", "Server CPU µs per request", BarCharts.Grouped(cells, colors, s => s.ServerCpuUsPerRequest, "server CPU µs per request"), whiskers));
         charts.AddRange(LatencyDistributionChart.Build(run, driver, colors));

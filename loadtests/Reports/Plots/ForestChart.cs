@@ -114,8 +114,14 @@ public static class ForestChart
         var baseline = run.Spec.BaselineTarget;
         var others = string.Join(", ", rows.Select(v => v.Other).Distinct());
         var title = $"Every judgment: {others} against {baseline}";
-        var note = $"{rows.Count} judgment{(rows.Count == 1 ? "" : "s")}: req/s higher is faster; cpu and p90 at a fixed rate, lower is cheaper\nthe servers {CoreParts.Phrase(run.Spec)}";
-        // A row needs about 22 pixels to stay legible; title, legend and axis take the rest.
-        return Charts.Titled(run, Name, title, plot, note) with { Height = Math.Max(Chart.DefaultHeight, 260 + 22 * rows.Count) };
+        // Which way is better, said for the figures the rows hold, by their descriptors.
+        var directions = rows.Select(v => v.Figure).OfType<MetricDescriptor>().Distinct()
+            .Select(f => $"{f.Judging!.Short} {(f.HigherIsBetter ? "higher" : "lower")} is better");
+        var note = $"{rows.Count} judgment{(rows.Count == 1 ? "" : "s")}: {string.Join("; ", directions)}\nthe servers {CoreParts.Phrase(run.Spec)}";
+        // A row takes 22 pixels; title, legend and axis take the rest. A printed page holds 870 pixels of the chart (774 pt at the report's
+        // print width): past 27 rows they close up, to 19 pixels at 32 rows (a default run with the simulated pass), rather than break across pages.
+        return Charts.Titled(run, Name, title, plot, note) with { Height = Math.Max(Chart.DefaultHeight, Math.Min(260 + 22 * rows.Count, MaxPrintedHeight)) };
     }
+
+    private const int MaxPrintedHeight = 870;
 }
