@@ -96,7 +96,7 @@ public static class SimulationPass
                 // One target's warm-up and windows of one cell; its windows by the cell's key. A failed dump is named and ends the target's cell.
                 // Every dump is asked while the load runs: callgrind reads a command only as the program's threads are scheduled, and a busy
                 // server's are at once, so the dump falls a moment after the window's edge, at either edge alike. Asked of an idle server,
-                // it waited for wake-up connections whose own work entered the window: 3-5% from launch to launch, and one window of 25x.
+                // it waited for wake-up connections, whose work entered the window in an amount that varied with the wait.
                 async Task<List<(CellKey, Measurement)>> CellAsync(LaunchSession owner, ActiveTarget target, PlannedCell cell, TimeSpan warmup)
                 {
                     var list = new List<(CellKey, Measurement)>();
