@@ -43,7 +43,12 @@ public static class SimulationPass
         // A service given by URL runs outside the comparator: it cannot be started under the simulator. Said once, not per cell.
         foreach (var external in targets.Plans.Where(t => t.ExternalUrl is not null))
             failures.Add($"{external.Name}: not simulated: a service given by URL runs outside the comparator, so it cannot be started under the simulator");
-        var plans = targets.Plans.Where(t => t.ExternalUrl is null).ToList();
+        // A .NET target is not simulated yet: its tiered JIT does not finish within the pass's warm-up on a 50 times slower clock, and a
+        // launch still tiering counted 8 to 30 times a steady one (docs/method.md). Its other figures are measured as ever.
+        foreach (var dotnet in targets.Plans.Where(t => t.ExternalUrl is null && t.Definition?.Host == HostRuntime.DotNet))
+            failures.Add($"{dotnet.Name}: not simulated: a .NET target's tiered JIT does not settle under the simulator within the pass's warm-up, " +
+                         "so its count would be the compiler's as much as the requests'");
+        var plans = targets.Plans.Where(t => t.ExternalUrl is null && t.Definition?.Host != HostRuntime.DotNet).ToList();
         var plan = new RunPlan(grid, drivers);
         var allotment = grid.Allotments[0];
         var driver = drivers[0];

@@ -8,7 +8,7 @@ using Xunit;
 
 namespace Comparator.Tests;
 
-/// <summary>`--counters simulated` on a machine without valgrind: one line says so, and the run completes with every other figure.</summary>
+/// <summary>`--counters simulated` where it cannot count (no valgrind; a .NET target): one line says so, and the run completes with every other figure.</summary>
 public sealed class SimulatedRunTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-simulated-");
@@ -31,5 +31,22 @@ public sealed class SimulatedRunTests : IDisposable
         Assert.Equal(line, run.Spec.SimulatedCounters);
         Assert.All(run.Cells, c => Assert.Null(c.Simulated));
         Assert.All(run.Cells, c => Assert.True(c.Summary!.RequestsPerSecond > 0));
+    }
+
+    [SkippableFact]
+    public async Task A_dotnet_target_is_named_not_simulated_and_the_run_completes()
+    {
+        var (simulator, why) = await Comparator.Measuring.CallgrindSimulator.FindAsync();
+        Skip.If(simulator is null, why);
+
+        var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--counters", "simulated", "--targets", "kestrel", "--endpoints", "time",
+            "--launches", "1", "--rate", "none", "--warmup", "0", "--first-warmup", "0", "--duration", "0.3s", "--repeat", "1", "--steady-bound", "0",
+            "--out", Path.Combine(_out.FullName, "runs"));
+
+        Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
+        Assert.Contains("kestrel: not simulated: a .NET target's tiered JIT does not settle under the simulator", stdout + stderr);
+        var run = ResultStore.Deserialize(File.ReadAllText(Directory.GetFiles(Path.Combine(_out.FullName, "runs"), "results.json", SearchOption.AllDirectories).Single()), "results.json");
+        Assert.All(run.Cells, c => Assert.Null(c.Simulated));
+        Assert.Contains("kestrel: not simulated", run.Spec.SimulatedCounters);
     }
 }
