@@ -49,8 +49,8 @@ public sealed record CellResult(
 
     /// <summary>
     /// The windows a figure is read from: the measured ones, or for a simulated figure each launch's median window of the simulated pass.
-    /// A simulated window can take in a burst of work that is not its requests' (5 of 96 windows of one A/A pass counted 10 to 50 times
-    /// their launch's others, on either side); the median of a launch's windows leaves one such window out, where a mean would carry it.
+    /// A simulated window can count work that is not its requests' (before CallgrindDump read threads by their self cost, 7 of 288 windows
+    /// counted 3 to 50 times their launch's others); the median of a launch's windows leaves one such window out, where a mean would carry it.
     /// </summary>
     public IReadOnlyList<Measurement> WindowsOf(MetricDescriptor figure) =>
         figure.Pass == MetricPass.Simulated ? MedianPerLaunch(Simulated ?? Array.Empty<Measurement>(), figure) : Repeats;

@@ -51,7 +51,7 @@ public sealed class CallgrindDumpTests
         """;
 
     [Fact]
-    public void A_threads_total_is_its_summary_and_its_self_cost_goes_to_the_object_it_ran_in()
+    public void A_threads_total_is_its_self_cost_and_goes_to_the_object_it_ran_in()
     {
         var thread = CallgrindDump.Parse(Serving, 7);
 
@@ -61,6 +61,31 @@ public sealed class CallgrindDumpTests
         Assert.Equal("/usr/bin/mono-sgen", thread.TopObject);
         Assert.Equal(0.8, thread.TopShare, 3);
         Assert.False(thread.Compiling);
+    }
+
+    // Mono's main thread as callgrind 3.19 dumped it in a window where it sat waiting: the call it sat in carries +1,027,474,044 of
+    // inclusive cost (the -1,027,474,040 of the dump before, taken back), and the summary line took it in.
+    private const string Waiting = """
+        summary: 1027474044
+        ob=(3) /usr/lib/x86_64-linux-gnu/libc.so.6
+        fl=(161) ./csu/../csu/libc-start.c
+        fn=(870) __libc_start_main@@GLIBC_2.34
+        cfi=(163) ./csu/../sysdeps/nptl/libc_start_call_main.h
+        cfn=(894) (below main)
+        calls=0 29
+        360 1027474044
+        fl=(306) ./nptl/./nptl/pthread_sigmask.c
+        fn=(3288) pthread_sigmask@@GLIBC_2.32
+        25 20
+        +5 10
+        """;
+
+    [Fact]
+    public void A_thread_that_sat_in_a_call_across_dumps_counts_what_it_ran_not_the_calls_carried_cost()
+    {
+        var thread = CallgrindDump.Parse(Waiting, 1);
+
+        Assert.Equal(30, thread.Instructions);
     }
 
     [Fact]
