@@ -30,22 +30,18 @@ namespace Comparator.MisbehavingService;
 /// run US microseconds, then answers: work done on threads born after any counter was opened, a known
 /// amount of it, the proof that the CPU's counters inherit into new threads (Linux only). In every mode a HEAD
 /// of /api/time is answered as its GET would be, head only: 200, its Content-Type and Content-Length,
-/// no body (a real service answering HEAD, for scenarios that send one). `work N` answers like KestrelService
-/// after N iterations of a fixed multiply-add per request: extra work of a fixed size, not a time (a timed spin
-/// shrinks in instructions under the simulator, whose clock runs 50 times slower), the known gap the simulated
-/// count must find.
+/// no body (a real service answering HEAD, for scenarios that send one).
 /// </summary>
 public static class Program
 {
     public static Task<int> Main(string[] args)
     {
-        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause" or "spin" or "stall" or "thread-spin" or "work") || !int.TryParse(args[1], out var ms) || ms < 0)
+        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause" or "spin" or "stall" or "thread-spin") || !int.TryParse(args[1], out var ms) || ms < 0)
         {
-            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|pause|stall MS | doctor N | spin US | thread-spin US | work N [--port N ...]");
+            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|pause|stall MS | doctor N | spin US | thread-spin US [--port N ...]");
             return Task.FromResult(2);
         }
         var spin = args[0] == "spin";
-        var work = args[0] == "work";
         var threadSpin = args[0] == "thread-spin";
         var spinTicks = ms * System.Diagnostics.Stopwatch.Frequency / 1_000_000;
         var block = args[0] == "block";
@@ -80,7 +76,6 @@ public static class Program
                         await Task.Delay(System.Diagnostics.Stopwatch.GetElapsedTime(now, Interlocked.Read(ref pauseUntil)));
                 }
                 else if (spin) CostlyWork.SpinFor(spinTicks);
-                else if (work) CostlyWork.Iterate(ms);
                 else if (threadSpin)
                 {
                     var worker = new Thread(() => ThreadClock.SpinFor(ms)) { IsBackground = true };
@@ -125,15 +120,6 @@ public static class CostlyWork
         long x = 1;
         while (System.Diagnostics.Stopwatch.GetTimestamp() < until)
             for (var i = 0; i < 1000; i++) x = x * 31 + i;
-        Volatile.Write(ref _sink, x);
-    }
-
-    /// <summary>The same multiply-add <paramref name="iterations"/> times: work of a fixed size, the same instructions on every request.</summary>
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-    public static void Iterate(int iterations)
-    {
-        long x = 1;
-        for (var i = 0; i < iterations; i++) x = x * 31 + i;
         Volatile.Write(ref _sink, x);
     }
 }
