@@ -116,8 +116,9 @@ public static class PairVerdicts
         var absent = sides.Where(x => metric.Of(x.Cell!.Summary!) is null).Select(x => x.Name).ToList();
         if (absent.Count > 0) return Verdict(null, $"{NoFigure}: {metric.Label} not read on {(absent.Count == 2 ? "either side" : absent[0])}");
         var median = metric.Of(a!.Summary!) is double va && va > 0 && metric.Of(b.Summary!) is double vb ? vb / va : (double?)null;
-        // A cell paced by a wait or a starved pool measures the wait: whatever the interval, it names no leader.
-        if (!fixedRate)
+        // A cell paced by a wait or a starved pool measures the wait: whatever the interval, it names no leader. Not so the simulated count:
+        // its pass runs in launches of its own on one connection, and counts work, not pace; the measured cell's flags say nothing of it.
+        if (!fixedRate && metric.Pass != MetricPass.Simulated)
             foreach (var (flag, meaning) in PacedBy)
                 if (On(flag) is { Length: > 0 } where) return Verdict(median, $"{flag} on {where}: {meaning}", flag);
 

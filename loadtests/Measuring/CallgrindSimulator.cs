@@ -1,4 +1,5 @@
 using System.IO;
+using System.Threading;
 using System.Threading.Tasks;
 
 namespace Comparator.Measuring;
@@ -56,18 +57,26 @@ public sealed class CallgrindSimulator
 
     /// <summary>
     /// Dumps every thread's counts since the last dump (or zero), one file per thread, and starts the next count; null when done, else
-    /// why not. Callgrind reads a command only as the program's threads are scheduled: ask it while the service is under load, and it is
-    /// read at once. An idle server's threads all wait in the kernel: after a second without an answer, a connection is opened to
-    /// <paramref name="wake"/> and closed every 50 ms, so its accept loop runs, and that work is counted.
+    /// why not. vgdb hands callgrind the command: a busy service reads it at once, an idle one in about 0.2 s (vgdb interrupts its
+    /// threads' waits in the kernel with ptrace). Where vgdb cannot (ptrace not allowed), after two seconds without an answer a connection is
+    /// opened to <paramref name="wake"/> and closed every 50 ms, so the service's accept loop runs and reads it; that work is counted.
     /// </summary>
     public Task<string?> DumpAsync(int pid, Uri wake) => CommandAsync("-d", pid, wake);
 
-    private static readonly TimeSpan WakeAfter = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan WakeAfter = TimeSpan.FromSeconds(2);
+
+    private int _dumps;
+    private int _woken;
+
+    /// <summary>How many dumps were asked, and how many of them waited for wake-up connections (whose work their window counts).</summary>
+    public (int Dumps, int Woken) DumpCounts => (Volatile.Read(ref _dumps), Volatile.Read(ref _woken));
 
     private async Task<string?> CommandAsync(string flag, int pid, Uri wake)
     {
         var command = RunAsync(Control, TimeSpan.FromSeconds(120), flag, pid.ToString(CultureInfo.InvariantCulture));
+        Interlocked.Increment(ref _dumps);
         await Task.WhenAny(command, Task.Delay(WakeAfter));
+        if (!command.IsCompleted) Interlocked.Increment(ref _woken);
         while (!command.IsCompleted)
         {
             try

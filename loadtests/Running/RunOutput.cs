@@ -40,12 +40,15 @@ public sealed record ProfileSettings(TimeSpan Duration, IReadOnlyList<LayerRule>
 public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, TimeSpan CellWarmup, TimeSpan Window, int Rounds, int Connections)
 {
     /// <summary>
-    /// Under callgrind a Mono service answers about 100 to 300 requests a second: a 1.5 s window holds some 150 to 450 requests, enough for a
-    /// count that moves by 1-2% from window to window once the cell's code is compiled (Mono compiles a method once, at its first call).
-    /// Three windows a cell, so a launch's median leaves out a window that took in a burst of other work; three launches, the fewest with
-    /// which Student's t (two degrees of freedom) puts an A/A pair inside the ±5% margin at this spread.
+    /// Under callgrind a Mono service answers about 250 to 550 requests a second on one connection: a 1.5 s window holds some 400 to 800
+    /// requests. One connection, not several: on FixedWorkService at /api/time a window's count per request moved by 1.5-2% on four
+    /// connections (spread over the runtime's locks, spinning and thread-pool growth, as contention varied) and by 0.5-1% on one, where
+    /// each request takes the same path through the pool. The figure is the work of a request served alone, the way iai-callgrind counts a
+    /// call: concurrency's own costs are left to the measured figures. Three windows a cell, so a launch's median leaves out a window that
+    /// took in a burst of other work; three launches, the fewest with which Student's t (two degrees of freedom) puts an A/A pair inside the
+    /// ±5% margin at this spread.
     /// </summary>
-    public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(6), TimeSpan.FromSeconds(1.5), TimeSpan.FromSeconds(1.5), 3, 4);
+    public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(6), TimeSpan.FromSeconds(1.5), TimeSpan.FromSeconds(1.5), 3, 1);
 
     /// <summary>A simulated service starts 20 to 50 times slower: Mono's took 15-22 s to its ready line.</summary>
     public static readonly TimeSpan ReadyTimeout = TimeSpan.FromSeconds(180);

@@ -14,8 +14,8 @@ public sealed record SimulationResult(IReadOnlyDictionary<CellKey, IReadOnlyList
 
 /// <summary>
 /// The simulated pass: after every measured window and apart from them (as the profile pass), each target started afresh under valgrind's
-/// callgrind in launches of its own, verified, and per closed-loop cell warmed and then counted in windows under one unbroken load, each
-/// bracketed by two dumps (a dump writes the counts since the one before and starts the next count at zero). A window's figure is the user-mode instructions of
+/// callgrind in launches of its own, verified, and per closed-loop cell warmed and then counted in windows on one connection, each
+/// bracketed by two dumps taken with no request in flight (a dump writes the counts since the one before and starts the next count at zero). A window's figure is the user-mode instructions of
 /// every thread but those that spent it compiling, per successful request. The targets are simulated side by side, one cell at a time on
 /// all of them at once: a count does not depend on how fast the simulated CPU runs, and the pass takes half the time (the A/A spread of
 /// this arrangement is in docs/method.md). Launches stay the unit of evidence: the verdict pairs the two sides' windows by launch and
@@ -99,9 +99,10 @@ public static class SimulationPass
                 }
 
                 // One target's warm-up and windows of one cell; its windows by the cell's key. A failed dump is named and ends the target's cell.
-                // Every dump is asked while the load runs: callgrind reads a command only as the program's threads are scheduled, and a busy
-                // server's are at once, so the dump falls a moment after the window's edge, at either edge alike. Asked of an idle server,
-                // it waited for wake-up connections, whose work entered the window in an amount that varied with the wait.
+                // Every dump is asked between windows, with no request in flight: the driver's window ends when its last answer is in, so
+                // the requests it counts are exactly those the dump's instructions served. vgdb reaches an idle simulated process in about
+                // 0.2 s; the wake-up connections (CallgrindSimulator) are a fallback where it cannot. Dumps asked under load fell a variable
+                // moment after the window's edge, and the requests served in that moment counted in one window and worked in the other.
                 async Task<List<(CellKey, Measurement)>> CellAsync(LaunchSession owner, ActiveTarget target, PlannedCell cell, TimeSpan warmup)
                 {
                     var list = new List<(CellKey, Measurement)>();
@@ -111,18 +112,14 @@ public static class SimulationPass
                         simulatedWindow.RequestTimeout);
                     await load.RunAsync(warmup, cancellationToken);
                     // The warm-up's counts are dumped, as the first window starts, and left unread.
-                    var running = load.RunAsync(settings.Window, cancellationToken);
-                    if (!await DumpAsync()) { await running; return list; }
+                    if (!await DumpAsync()) return list;
                     for (var round = 0; round < settings.Rounds && !cancellationToken.IsCancellationRequested; round++)
                     {
-                        var served = await running;
-                        // The next window, or after the last half a second of load that is not counted, keeps the server busy while this one's dump is read.
-                        running = load.RunAsync(round < settings.Rounds - 1 ? settings.Window : TimeSpan.FromSeconds(0.5), cancellationToken);
+                        var served = await load.RunAsync(settings.Window, cancellationToken);
                         if (!await DumpAsync()) break;
                         var threads = CallgrindDump.Read(folder, $"{CallgrindSimulator.Stem}.{pid}", dumps[pid]);
                         list.Add((key, Window(served, threads) with { Launch = launch, Round = round }));
                     }
-                    await running;
                     return list;
 
                     async Task<bool> DumpAsync()
@@ -145,6 +142,10 @@ public static class SimulationPass
             // The dumps are read: only what they counted is kept, in results.json.
             Directory.Delete(folder, recursive: true);
         }
+        // Said either way: a dump that needed wake-up connections counted their work in its window (CallgrindSimulator.DumpAsync).
+        var (asked, woken) = simulator.DumpCounts;
+        if (asked > 0) line += woken == 0 ? $"; all {asked} dumps read between windows with no request in flight"
+            : $"; {woken} of {asked} dumps needed wake-up connections, whose work their windows count";
         return new SimulationResult(windows.ToDictionary(w => w.Key, w => (IReadOnlyList<Measurement>)w.Value), line, failures);
     }
 

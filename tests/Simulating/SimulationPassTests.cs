@@ -7,6 +7,7 @@ using Comparator.Measuring;
 using Comparator.Reports.Text;
 using Comparator.Results;
 using Comparator.Simulating;
+using Comparator.Statistics;
 using Xunit;
 
 namespace Comparator.Tests;
@@ -95,6 +96,22 @@ public sealed class SimulationPassTests
 
         var verdict = Assert.Single(run.AllJudged(), v => v.Metric == Metrics.SimulatedInstructionsPerRequest.VerdictId);
         Assert.Equal(3, verdict.Launches);
+        Assert.Equal("webapi-selfhost", verdict.Leader);
+    }
+
+    [Fact]
+    public void A_measured_cell_paced_by_a_wait_still_has_its_simulated_count_judged()
+    {
+        // The measured windows of wcf-classic waited (wait-bound): req/s names no leader. The simulated pass ran in launches of its own on one
+        // connection and counted work, so its figure is judged as ever.
+        var plain = InstructionVerdictTests.Plain();
+        var waited = plain with { Cells = plain.Cells.Select(c => c.Key.Target == "wcf-classic" ? c with { Flags = c.Flags.Append(CellFlags.WaitBound).ToList() } : c).ToList() };
+
+        var run = Simulated(measured: waited);
+
+        Assert.Contains(run.AllJudged(), v => v.Metric == Metrics.Headline.VerdictId && v.PacedBy == CellFlags.WaitBound && v.Leader is null);
+        var verdict = Assert.Single(run.AllJudged(), v => v.Metric == Metrics.SimulatedInstructionsPerRequest.VerdictId);
+        Assert.Null(verdict.PacedBy);
         Assert.Equal("webapi-selfhost", verdict.Leader);
     }
 

@@ -1,0 +1,78 @@
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.Linq;
+using System.Threading;
+using System.Threading.Tasks;
+using Comparator.Cli;
+using Comparator.Comparing;
+using Comparator.Drivers;
+using Comparator.Reports;
+using Comparator.Results;
+using Comparator.Running;
+using Comparator.Statistics;
+using Comparator.Targets;
+
+namespace Comparator.KnownGapBench;
+
+/// <summary>
+/// `dotnet run --project tests/KnownGapBench -c Release -- simulated [ROUNDS] [run options]`: the known gap in simulated instructions. For each
+/// count of rounds (default 100,200,400,800), FixedWorkService (httplistener-mono's handler under Mono) against its twin doing that many
+/// rounds of fixed arithmetic a request, at /api/time, judged as a default run judges the simulated count (its pass's three launches, the
+/// default rule unless run options say otherwise). Prints each launch's count, the extra work in percent of the base's, and the verdict:
+/// the smallest extra the rule settles as a lead is the gap the simulated figure resolves.
+/// </summary>
+public static class SimulatedStudy
+{
+    public static async Task<int> RunAsync(string[] args)
+    {
+        var rounds = (args.Length > 0 && !args[0].StartsWith('-') ? args[0] : "100,200,400,800").Split(',')
+            .Select(s => int.Parse(s, CultureInfo.InvariantCulture)).ToList();
+        var extra = args.Length > 0 && !args[0].StartsWith('-') ? args[1..] : args;
+        Console.WriteLine("rounds | base instr/req per launch | twin instr/req per launch | extra | verdict");
+        foreach (var n in rounds)
+        {
+            var run = await PairAsync(n, extra, null, new Program.QuietProgress(), System.IO.Path.GetTempPath());
+            double[] PerLaunch(string target) => run.Cells.Single(c => c.Key.Target == target).WindowsOf(Metrics.SimulatedInstructionsPerRequest)
+                .Select(m => Metrics.SimulatedInstructionsPerRequest.Of(m) ?? double.NaN).ToArray();
+            var (a, b) = (PerLaunch("base"), PerLaunch("twin"));
+            var verdict = run.ClosedLoopOthers().FirstOrDefault(v => v.Metric == Metrics.SimulatedInstructionsPerRequest.VerdictId);
+            var said = verdict is null ? run.Spec.SimulatedCounters
+                : $"{verdict.Said()} {(verdict.RatioLow is double l && verdict.RatioHigh is double h ? $"{Format.Ratio(verdict.Ratio!.Value)} ({Format.Ratio(l)}–{Format.Ratio(h)})" : verdict.Reason)}";
+            string List(double[] v) => string.Join(", ", v.Select(x => x.ToString("0", CultureInfo.InvariantCulture)));
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"{n} | {List(a)} | {List(b)} | {(a.Length > 0 && b.Length > 0 ? $"{(b.Average() / a.Average() - 1) * 100:0.00}%" : "-")} | {said}"));
+        }
+        return 0;
+    }
+
+    /// <summary>
+    /// FixedWorkService with no extra work (the baseline, "base") against its twin doing <paramref name="rounds"/> rounds a request ("twin"), at
+    /// /api/time: the measured windows cut to the least, then the simulated pass (its default launches, or <paramref name="launches"/>).
+    /// </summary>
+    public static async Task<RunResult> PairAsync(int rounds, IReadOnlyList<string> extra, int? launches, IRunProgress progress, string outDirectory)
+    {
+        var layout = BuildLayout.Discover();
+        var options = RunOptionsParser.Parse(new[]
+        {
+            "--counters", "simulated", "--endpoints", "time", "--launches", "1", "--rate", "none", "--warmup", "0", "--first-warmup", "0",
+            "--duration", "0.3s", "--repeat", "1", "--steady-bound", "0", "--out", outDirectory,
+        }.Concat(extra).ToArray(), layout);
+        options = options with
+        {
+            Output = launches is int n ? options.Output with { Simulation = options.Output.Simulation! with { Launches = n } } : options.Output,
+            Targets = options.Targets.Only(new[] { new TargetPlan("base", FixedWork("base", 0), null), new TargetPlan("twin", FixedWork("twin", rounds), null) }, "base"),
+        };
+        var drivers = DriverCatalog.Create(options.Cells.Drivers, null);
+        var measured = await new RunOrchestrator(options, drivers, new TargetLauncher(layout), progress, PairVerdicts.Build).RunAsync(CancellationToken.None);
+        return await RunCommand.SimulatedAsync(measured, options, drivers, layout, outDirectory, progress, CancellationToken.None);
+    }
+
+    /// <summary>A FixedWorkService target: one exe for both sides, the rounds its first argument.</summary>
+    public static TargetDefinition FixedWork(string name, int rounds) =>
+        new(name, "test double", "Mono (net472)", "Mono's HttpListener", "FixedWorkService", "FixedWorkService.exe", HostRuntime.NetFramework, "")
+        {
+            UnavailableReason = MonoRuntime.MissingReason,
+            VariantArguments = new[] { rounds.ToString(CultureInfo.InvariantCulture) },
+        };
+}
