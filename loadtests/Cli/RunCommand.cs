@@ -86,6 +86,8 @@ public static class RunCommand
                 "that runs each target afresh under valgrind's callgrind and judges its user-mode instructions per request (no PMU needed); both; off. " +
                 "Where a machine cannot count, one line says why and the run goes on. Default: auto (hardware where the CPU counts; where it does not, the simulated pass, " +
                 "unless the run claims nothing: --quick or --launches 1)."),
+            CommandLine.One("--simulated-launches", "N", "How many launches the simulated pass takes (2 to 20), each target started afresh under the simulator in each. " +
+                "Default: 3, which settles a gap of about 10% in simulated instructions; a gap of a few percent needs more (docs/method.md)."),
             CommandLine.One("--steady-bound", "DURATION", "How much longer a .NET target's warm-up may go on while its runtime still compiles (tiered JIT); " +
                 "a window measured before it stopped is marked. 0 turns the wait off. Default: 20s."),
             CommandLine.Flag("--duet", "Measure every target of a cell in the same windows, side by side (duet measurement), instead of in turn: " +

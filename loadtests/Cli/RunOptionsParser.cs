@@ -135,8 +135,24 @@ public static class RunOptionsParser
         Profile: a.Defines("--profile") && a.Flag("--profile") ? Profile(a, layout) : null,
         Crank: a.Defines("--crank") && a.Flag("--crank"))
     {
-        Simulation = Counters(a).Simulated || AutoSimulates(a, quick) ? SimulationSettings.Default : null,
+        Simulation = Simulation(a, quick),
     }.Validate().OrUsage();
+
+    /// <summary>
+    /// The simulated pass's settings when the run has it (--counters), with --simulated-launches if given: a gap of a few percent needs more
+    /// launches than the default 3 (docs/method.md, "The smallest gap a default run settles"). Given for a run without the pass, it is refused.
+    /// </summary>
+    private static SimulationSettings? Simulation(ArgumentReader a, bool quick)
+    {
+        var on = Counters(a).Simulated || AutoSimulates(a, quick);
+        if (Optional(a, "--simulated-launches") is not string raw) return on ? SimulationSettings.Default : null;
+        if (!on)
+            throw new UsageException($"{a.CommandName}: --simulated-launches sets the simulated pass's launches, and this run has no simulated pass " +
+                "(--counters hardware or off, or auto on a CPU that counts, --quick or --launches 1); add --counters simulated");
+        var launches = PositiveInt("--simulated-launches", raw, SimulationSettings.MaxLaunches, a.CommandName);
+        return launches >= 2 ? SimulationSettings.Default with { Launches = launches }
+            : throw new UsageException($"{a.CommandName}: --simulated-launches takes 2 to {SimulationSettings.MaxLaunches}: one launch gives no spread to judge, not '{raw}'");
+    }
 
     /// <summary>
     /// --counters: which counts of work a run takes. hardware: the CPU's counters where it has them; simulated: a pass of valgrind's

@@ -50,6 +50,9 @@ public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, Time
     /// </summary>
     public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(6), TimeSpan.FromSeconds(1.5), TimeSpan.FromSeconds(1.5), 3, 1);
 
+    /// <summary>The most launches --simulated-launches takes: each costs about a minute and a half for the default pair.</summary>
+    public const int MaxLaunches = 20;
+
     /// <summary>A simulated service starts 20 to 50 times slower: Mono's took 15-22 s to its ready line.</summary>
     public static readonly TimeSpan ReadyTimeout = TimeSpan.FromSeconds(180);
 

@@ -83,6 +83,30 @@ public sealed class CliTests : IDisposable
     }
 
     [Fact]
+    public void Simulated_launches_set_the_passs_launch_count()
+    {
+        var options = RunOptionsParser.Parse(new[] { "--targets", "kestrel", "--counters", "simulated", "--simulated-launches", "6" }, BuildLayout.Discover());
+
+        Assert.Equal(6, options.Output.Simulation!.Launches);
+        Assert.Equal(SimulationSettings.Default with { Launches = 6 }, options.Output.Simulation);
+    }
+
+    [Theory]
+    [InlineData("1", "simulated", "one launch gives no spread to judge")]
+    [InlineData("21", "simulated", "takes a whole number from 1 to 20")]
+    [InlineData("six", "simulated", "takes a whole number from 1 to 20")]
+    [InlineData("6", "hardware", "this run has no simulated pass")]
+    [InlineData("6", "off", "this run has no simulated pass")]
+    public void Simulated_launches_out_of_range_or_without_the_pass_are_refused(string launches, string counters, string said)
+    {
+        var refused = Assert.Throws<UsageException>(() => RunOptionsParser.Parse(
+            new[] { "--targets", "kestrel", "--counters", counters, "--simulated-launches", launches }, BuildLayout.Discover()));
+
+        Assert.Contains("--simulated-launches", refused.Message);
+        Assert.Contains(said, refused.Message);
+    }
+
+    [Fact]
     public async Task Repeated_endpoints_and_sizes_are_all_measured()
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel", "--endpoints", "time", "--endpoints", "echo-post",

@@ -48,7 +48,8 @@ public sealed class SimulatedKnownGapTests : IDisposable
         Skip.If(simulator is null, why);
         Skip.If(MonoRuntime.MissingReason is not null, MonoRuntime.MissingReason);
 
-        var run = await SimulatedStudy.PairAsync(Rounds, new[] { "--min-effect", "1%", "--equivalence", "1%" }, Launches, new LineProgress(), _out.FullName);
+        var run = await SimulatedStudy.PairAsync(Rounds,
+            new[] { "--min-effect", "1%", "--equivalence", "1%", "--simulated-launches", Launches.ToString(CultureInfo.InvariantCulture) }, new LineProgress(), _out.FullName);
 
         double[] PerLaunch(string target) => run.Cells.Single(c => c.Key.Target == target).WindowsOf(Metrics.SimulatedInstructionsPerRequest)
             .Select(m => Metrics.SimulatedInstructionsPerRequest.Of(m)!.Value).ToArray();

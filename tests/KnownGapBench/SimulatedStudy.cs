@@ -32,7 +32,7 @@ public static class SimulatedStudy
         Console.WriteLine("rounds | base instr/req per launch | twin instr/req per launch | extra | verdict");
         foreach (var n in rounds)
         {
-            var run = await PairAsync(n, extra, null, new Program.QuietProgress(), System.IO.Path.GetTempPath());
+            var run = await PairAsync(n, extra, new Program.QuietProgress(), System.IO.Path.GetTempPath());
             double[] PerLaunch(string target) => run.Cells.Single(c => c.Key.Target == target).WindowsOf(Metrics.SimulatedInstructionsPerRequest)
                 .Select(m => Metrics.SimulatedInstructionsPerRequest.Of(m) ?? double.NaN).ToArray();
             var (a, b) = (PerLaunch("base"), PerLaunch("twin"));
@@ -48,9 +48,9 @@ public static class SimulatedStudy
 
     /// <summary>
     /// FixedWorkService with no extra work (the baseline, "base") against its twin doing <paramref name="rounds"/> rounds a request ("twin"), at
-    /// /api/time: the measured windows cut to the least, then the simulated pass (its default launches, or <paramref name="launches"/>).
+    /// /api/time: the measured windows cut to the least, then the simulated pass (<paramref name="extra"/> may set its launches: --simulated-launches).
     /// </summary>
-    public static async Task<RunResult> PairAsync(int rounds, IReadOnlyList<string> extra, int? launches, IRunProgress progress, string outDirectory)
+    public static async Task<RunResult> PairAsync(int rounds, IReadOnlyList<string> extra, IRunProgress progress, string outDirectory)
     {
         var layout = BuildLayout.Discover();
         var options = RunOptionsParser.Parse(new[]
@@ -60,7 +60,6 @@ public static class SimulatedStudy
         }.Concat(extra).ToArray(), layout);
         options = options with
         {
-            Output = launches is int n ? options.Output with { Simulation = options.Output.Simulation! with { Launches = n } } : options.Output,
             Targets = options.Targets.Only(new[] { new TargetPlan("base", FixedWork("base", 0), null), new TargetPlan("twin", FixedWork("twin", rounds), null) }, "base"),
         };
         var drivers = DriverCatalog.Create(options.Cells.Drivers, null);
