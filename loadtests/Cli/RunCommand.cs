@@ -41,8 +41,11 @@ public static class RunCommand
         {
             CommandLine.Many("--targets", "all|NAME", "Targets the comparator starts, by name (see `comparator targets`); all: every target that runs here. " +
                 "Default: the WCF/Web API pair, or every target that runs here when no pair can."),
-            CommandLine.Many("--target", "NAME=URL", "A service already running at http://HOST:PORT or https://HOST:PORT, measured as it is, next to the --targets ones. " +
-                "Alone, only these are measured. On loopback, the process listening on its port is found and its CPU read like a started target's."),
+            CommandLine.Many("--target", "NAME=URL|NAME=cmd:COMMAND", "A service already running at http://HOST:PORT or https://HOST:PORT, measured as it is, next to the --targets ones; " +
+                "or one the comparator starts by command every launch, as it starts its own: 'old=cmd:dotnet out/Old.dll --port {port}' ({port}: a free port; " +
+                "ready when http://127.0.0.1:{port}/ answers). Alone, only these are measured. On loopback, the process listening on a URL target's port is found and its CPU read like a started target's."),
+            CommandLine.One("--targets-file", "FILE", "Services started by command (JSON: name, program, arguments, workingDirectory, environment, url, ready, readyTimeout, stopGrace), " +
+                "measured as --target NAME=cmd: ones are; see docs/migration.md."),
             CommandLine.Flag("--insecure", "Accept an https --target's certificate that does not validate (self-signed); without it such a target is refused."),
             CommandLine.Many("--target-pid", "NAME=PID", "The process of a --target service, for its CPU and memory figures (when it is not found by its port)."),
             CommandLine.Many("--endpoints", "NAME", "Endpoints to measure: time, json, echo-post, echo-put. Default: all four."),

@@ -347,11 +347,13 @@ public static class RunOptionsParser
 
     private static (List<TargetPlan>, List<TargetDefinition>) Targets(ArgumentReader a, BuildLayout layout)
     {
-        var external = (a.Defines("--target") ? a.Values("--target") : Array.Empty<string>()).Select(ExternalTarget.Parse).Select(t => new TargetPlan(t.Name, null, t.BaseUrl)).ToList();
+        var external = ExternalTarget.FromOptions(a).Select(t => new TargetPlan(t.Name, null, t.BaseUrl)).ToList();
+        // Services started by command, each launch afresh as a built target is: --target NAME=cmd:... and every --targets-file entry.
+        var commands = CommandTargetSpec.FromOptions(a).Select(d => new TargetPlan(d.Name, d, null)).ToList();
         var builtList = a.Value("--targets");
         var plans = new List<TargetPlan>();
         var unavailable = new List<TargetDefinition>();
-        if (builtList is not null || external.Count == 0)
+        if (builtList is not null || external.Count + commands.Count == 0)
         {
             layout.RequireCheckout(a.CommandName);
             // No --targets: the default pair (WCF against Web API); --targets all: every target that runs here.
@@ -361,6 +363,7 @@ public static class RunOptionsParser
             plans.AddRange(resolved.Select(t => new TargetPlan(t.Name, t, null)));
             if (builtList is null) unavailable.AddRange(TargetCatalog.All.Where(t => !t.IsAvailable));
         }
+        plans.AddRange(commands);
         var pids = ExternalPids(a, external.Select(t => t.Name).ToList());
         // Two targets of one name are refused with the set (TargetSet.Validate).
         foreach (var t in external)

@@ -22,7 +22,9 @@ public static class VerifyCommand
             "Exit 0 when all pass, 1 otherwise.")
         {
             CommandLine.Many("--targets", "all|NAME", "Targets to start and verify, by name. Default: all that run here (none when only --target is given)."),
-            CommandLine.Many("--target", "NAME=URL", "A service already running at http://HOST:PORT or https://HOST:PORT, verified as it is, after the --targets ones."),
+            CommandLine.Many("--target", "NAME=URL|NAME=cmd:COMMAND", "A service already running at http://HOST:PORT or https://HOST:PORT, verified as it is, after the --targets ones; " +
+                "or one started by its command, as run starts it ('old=cmd:dotnet out/Old.dll --port {port}')."),
+            CommandLine.One("--targets-file", "FILE", "Services started by command, as run's --targets-file (docs/migration.md)."),
             CommandLine.Flag("--insecure", "Accept an https --target's certificate that does not validate (self-signed); without it such a target is refused."),
             CommandLine.One("--scenario", "FILE", "A scenario file (scenarios/*.json): ask every operation once of every target and check its answer by the file's rules, instead of the contract's endpoints."),
         };
@@ -35,11 +37,13 @@ public static class VerifyCommand
         if (options.Value("--scenario") is string scenarioFile) return await ScenarioAsync(options, scenarioFile);
         var checks = new List<Check>();
         var failures = new List<string>();
-        var external = options.Values("--target").Select(ExternalTarget.Parse).ToList();
+        var external = ExternalTarget.FromOptions(options);
+        var commands = CommandTargetSpec.FromOptions(options);
         var insecure = options.Flag("--insecure");
         var tls = (await TargetCheck.TlsOfAsync(external, insecure)).OrUsage();
 
-        if (options.Value("--targets") is not null || external.Count == 0)
+        var launcher = new TargetLauncher(BuildLayout.Discover());
+        if (options.Value("--targets") is not null || external.Count + commands.Count == 0)
         {
             BuildLayout.Discover().RequireCheckout("verify");
             var targets = TargetCatalog.Resolve(options.Value("--targets"), out var error);
@@ -47,13 +51,18 @@ public static class VerifyCommand
             if (options.Value("--targets") is null)
                 foreach (var missing in TargetCatalog.All.Where(t => !t.IsAvailable))
                     failures.Add($"{missing.Name}: not verified: {missing.UnavailableReason}");
-            var launcher = new TargetLauncher(BuildLayout.Discover());
             foreach (var target in targets)
             {
                 await using var started = await TargetCheck.StartAndVerifyAsync(launcher, target.Name, target, null, ServiceSwitches.Default);
                 checks.AddRange(started.Checks);
                 if (started.LaunchError is string launchError) failures.Add(launchError);
             }
+        }
+        foreach (var target in commands)
+        {
+            await using var started = await TargetCheck.StartAndVerifyAsync(launcher, target.Name, target, null, ServiceSwitches.Default);
+            if (started.LaunchError is string launchError) throw new CommandTargetException(launchError);
+            checks.AddRange(started.Checks);
         }
         foreach (var (name, url) in external)
             checks.AddRange((await TargetCheck.StartAndVerifyAsync(null, name, null, url, ServiceSwitches.Default, insecure: insecure)).Checks);
@@ -71,15 +80,17 @@ public static class VerifyCommand
     {
         var layout = BuildLayout.Discover();
         var scenario = ScenarioParser.Load(layout.Resolve(file), layout.PayloadDirectory);
-        var external = options.Values("--target").Select(ExternalTarget.Parse).ToList();
+        var external = ExternalTarget.FromOptions(options);
+        var commands = CommandTargetSpec.FromOptions(options);
         var insecure = options.Flag("--insecure");
         var targets = new List<TargetDefinition>();
-        if (options.Value("--targets") is not null || external.Count == 0)
+        if (options.Value("--targets") is not null || external.Count + commands.Count == 0)
         {
             layout.RequireCheckout("verify");
             targets.AddRange(TargetCatalog.Resolve(options.Value("--targets"), out var error));
             if (error.Length > 0) throw new UsageException("verify: " + error);
         }
+        targets.AddRange(commands);
         ScenarioParser.CheckTargets(scenario, targets.Select(t => t.Name).Concat(external.Select(x => x.Name)).ToList());
         var tls = (await TargetCheck.TlsOfAsync(external, insecure)).OrUsage();
 
@@ -91,7 +102,7 @@ public static class VerifyCommand
             foreach (var target in targets)
             {
                 var started = await TargetCheck.StartAndVerifyAsync(launcher, target.Name, target, null, ServiceSwitches.Default, verify: false);
-                if (started.LaunchError is string launchError) throw new LaunchException(launchError);
+                if (started.LaunchError is string launchError) throw target.Command is null ? new LaunchException(launchError) : new CommandTargetException(launchError);
                 running.Add(started);
                 endpoints.Add((target.Name, started.BaseUrl!));
             }

@@ -26,6 +26,9 @@ public sealed record Measurement(IReadOnlyDictionary<string, double> Figures)
     /// <summary>The window's round in its launch; null in files saved before launches were recorded.</summary>
     public int? Round { get; init; }
 
+    /// <summary>The process id of the target started for this window's launch: a fresh start has a new one; null for a service given by URL and older files.</summary>
+    public int? ProcessId { get; init; }
+
     /// <summary>The .NET runtime's counters over this window (EventPipe); null for Mono, external targets and older files.</summary>
     public RuntimeCounters? RuntimeCounters { get; init; }
 
@@ -99,7 +102,7 @@ public sealed record Measurement(IReadOnlyDictionary<string, double> Figures)
     public bool Equals(Measurement? other) =>
         other is not null && Figures.Count == other.Figures.Count && Figures.All(f => other.Figures.TryGetValue(f.Key, out var v) && v.Equals(f.Value)) &&
         FailureSamples.SequenceEqual(other.FailureSamples) && Limitations.SequenceEqual(other.Limitations) && WindowStartedAt == other.WindowStartedAt &&
-        Launch == other.Launch && Round == other.Round && Equals(RuntimeCounters, other.RuntimeCounters) && LatencyHistogram == other.LatencyHistogram && Equals(Threads, other.Threads);
+        Launch == other.Launch && Round == other.Round && ProcessId == other.ProcessId && Equals(RuntimeCounters, other.RuntimeCounters) && LatencyHistogram == other.LatencyHistogram && Equals(Threads, other.Threads);
 
     public override int GetHashCode() => HashCode.Combine(Requests, RequestsPerSecond, WindowStartedAt, Launch, Round);
 }

@@ -36,6 +36,7 @@ public sealed class MeasurementJson : JsonConverter<Measurement>
         Value(nameof(Measurement.WindowStartedAt), value.WindowStartedAt);
         Value(nameof(Measurement.Launch), value.Launch);
         Value(nameof(Measurement.Round), value.Round);
+        Value(nameof(Measurement.ProcessId), value.ProcessId);
         Value(RuntimeCountersName, value.RuntimeCounters);
         Value(nameof(Measurement.LatencyDistribution), value.LatencyDistribution);
         Value(nameof(Measurement.LatencyHistogram), value.LatencyHistogram);
@@ -61,6 +62,7 @@ public sealed class MeasurementJson : JsonConverter<Measurement>
             WindowStartedAt = Get<DateTimeOffset?>(nameof(Measurement.WindowStartedAt)),
             Launch = Get<int?>(nameof(Measurement.Launch)),
             Round = Get<int?>(nameof(Measurement.Round)),
+            ProcessId = Get<int?>(nameof(Measurement.ProcessId)),
             RuntimeCounters = Get<RuntimeCounters>(RuntimeCountersName),
             LatencyDistribution = Get<List<PercentilePoint>>(nameof(Measurement.LatencyDistribution)),
             LatencyHistogram = Get<string>(nameof(Measurement.LatencyHistogram)),

@@ -26,6 +26,15 @@ public static class LaunchMeasurement
     {
         var record = run.Record;
         var cold = true;
+        var exited = new HashSet<string>();
+        // Its cells keep the other launches' windows; the verdict names the launch it missed, once, with how its process ended.
+        void Exited(ActiveTarget target)
+        {
+            if (!exited.Add(target.Plan.Name)) return;
+            var how = target.Running?.ExitNote is string note ? $" ({note})" : "";
+            record.LaunchFailure(target.Plan.Name, $"launch {launch + 1}: the process exited during the launch{how}");
+            run.Progress.Message($"{target.Plan.Name}: launch {launch + 1}: the process exited during the launch{how}");
+        }
         foreach (var planned in run.Plan.Cells.Where(c => pending.Contains(c.Plan)))
         {
             var active = session.Active;
@@ -50,9 +59,8 @@ public static class LaunchMeasurement
                     record.Missed(key, $"{driver.Name}: {cannot}", CellFlags.NotApplicable);
                 else if (target.Running is { HasExited: true })
                 {
-                    record.Missed(key, "the target process exited during the run", CellFlags.NotMeasured);
-                    // Its cells keep the other launches' windows; the verdict names the launch it missed.
-                    record.LaunchFailure(target.Plan.Name, $"launch {launch + 1}: the process exited during the launch");
+                    record.Missed(key, "the target process exited during the run" + (target.Running.ExitNote is string note ? $" ({note})" : ""), CellFlags.NotMeasured);
+                    Exited(target);
                 }
                 else
                     participants.Add((target, request));
@@ -76,11 +84,12 @@ public static class LaunchMeasurement
             {
                 var key = record.Key(participants[i].Target.Plan.Name, planned.Plan);
                 var counted = await TargetRuntimeCounters.WithRuntimeCountersAsync(participants[i].Target.RuntimeCounters, repeats[i], cancellationToken);
-                var tagged = counted.Select((m, round) => m with { Launch = launch, Round = round }).ToList();
+                var tagged = counted.Select((m, round) => m with { Launch = launch, Round = round, ProcessId = participants[i].Target.Running?.ProcessId }).ToList();
                 foreach (var window in tagged) record.Window(key, window);
                 run.Progress.CellFinished($"{participants[i].Target.Plan.Name} {label}{launchText}",
                     tagged.Count == 0 ? "not measured: " + RunAssembly.NoRepeat : Outcome(tagged, concurrency, run.Window.Rounds.Precision, rate));
             }
+            foreach (var (target, _) in participants.Where(p => p.Target.Running is { HasExited: true })) Exited(target);
             // The first launch's closed-loop capacity sets every launch's share-of-capacity rates, so the cell's rate stays one.
             if (planned.Plan.Rate is null && launch == 0 && participants.Count == active.Count && repeats.All(r => r.Count > 0 && r.All(m => m.Failed == 0)))
                 record.Capacity(planned.Plan.Key, repeats.Min(r => CellMeasurer.MedianRepeat(r).RequestsPerSecond));

@@ -1,3 +1,4 @@
+using System.IO;
 using System.Threading;
 using System.Threading.Tasks;
 using Comparator.Drivers;
@@ -14,8 +15,9 @@ namespace Comparator.Running;
 /// where progress goes, and how targets are started and their endpoints checked (<see cref="TargetLauncher"/> and, when
 /// <c>Check</c> is null, <see cref="EndpointVerifier"/>).
 /// </summary>
+/// <param name="OutputDirectory">the run directory, where command targets' output is kept; null where the run has none (tests)</param>
 public sealed record RunContext(TargetSet Targets, CellGrid Cells, WindowSettings Window, JudgingPlan Judging, RunPlan Plan, RunRecord Record,
-    ITargetLauncher Launcher, IRunProgress Progress, EndpointCheck? Check = null)
+    ITargetLauncher Launcher, IRunProgress Progress, EndpointCheck? Check = null, string? OutputDirectory = null)
 {
     /// <summary>Whether this run places the targets and the driver itself (--server-cores); --pin is placed once by the command.</summary>
     public bool Placing => Cells.ServerCores is not null;
@@ -41,12 +43,19 @@ public sealed class LaunchSession : IAsyncDisposable
     private readonly List<ActiveTarget> _active = new();
 
     /// <param name="first">the run's first start of its targets: it records them and their checks</param>
-    public LaunchSession(RunContext run, int launch, bool first, CoreAllotment allotment)
+    /// <param name="refusesCommands">a command target that does not start is kept in <see cref="CommandStartFailures"/> for the run to refuse, not recorded</param>
+    public LaunchSession(RunContext run, int launch, bool first, CoreAllotment allotment, bool refusesCommands = false)
     {
-        (_run, _launch, _first, _allotment) = (run, launch, first, allotment);
+        (_run, _launch, _first, _allotment, _refusesCommands) = (run, launch, first, allotment, refusesCommands);
     }
 
+    private readonly bool _refusesCommands;
+
     public IReadOnlyList<ActiveTarget> Active => _active;
+
+    /// <summary>Why each command target that did not start did not, in a session that refuses them (the run's first: <see cref="RunOrchestrator"/>).</summary>
+    public IReadOnlyList<string> CommandStartFailures => _commandStartFailures;
+    private readonly List<string> _commandStartFailures = new();
 
     /// <summary>The answers of the scenario's verification in this launch, the references of its same-as rules under load; null without a scenario.</summary>
     public IReadOnlyList<ScenarioAnswer>? Answers { get; private set; }
@@ -87,7 +96,8 @@ public sealed class LaunchSession : IAsyncDisposable
             _run.Placing ? _allotment.ServerCpus : null, _run.Progress.Message, cancellationToken, targets.Insecure, _run.Check);
         if (started.LaunchError is string error)
         {
-            Failed(plan, error);
+            if (_refusesCommands && plan.Definition?.Command is not null) _commandStartFailures.Add(error); // the run's one line says it
+            else Failed(plan, error);
             return null;
         }
         var (running, baseUrl) = (started.Running, started.BaseUrl!);
@@ -153,12 +163,32 @@ public sealed class LaunchSession : IAsyncDisposable
         return LoadRequest.For(operation, target.Plan.Name, target.BaseUrl, reference, Answer(target.Plan.Name)?.Chunked == true);
     }
 
-    private static async Task StopAsync(ActiveTarget target)
+    private async Task StopAsync(ActiveTarget target)
     {
         if (target.OwnsCpuCounters) target.CpuCounters?.Dispose();
         if (target.RuntimeCounters is not null) await target.RuntimeCounters.DisposeAsync();
         if (target.Running is not null) await target.Running.DisposeAsync();
+        KeepOutput(target);
     }
+
+    /// <summary>A command target's output, the tail of each stream, in the run directory: output/NAME.launch-K.txt.</summary>
+    private void KeepOutput(ActiveTarget target)
+    {
+        if (_run.OutputDirectory is not string directory || target.Running is not RunningTarget { } running || running.KeptOutput() is not string text) return;
+        var place = _run.Placing ? "." + _allotment.Label.Replace(' ', '-') : "";
+        try
+        {
+            Directory.CreateDirectory(Path.Combine(directory, OutputFolder));
+            File.WriteAllText(Path.Combine(directory, OutputFolder, $"{target.Plan.Name}.launch-{_launch + 1}{place}.txt"), text);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            _run.Progress.Message($"{target.Plan.Name}: its output not kept: {e.Message}");
+        }
+    }
+
+    /// <summary>The run directory's folder of command targets' output, a file per target and launch.</summary>
+    public const string OutputFolder = "output";
 
     public async ValueTask DisposeAsync()
     {

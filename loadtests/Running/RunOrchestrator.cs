@@ -43,7 +43,8 @@ public sealed class RunOrchestrator
     {
         var plan = new RunPlan(_options.Cells, _drivers);
         var record = RunRecord.Begin(RunSpecMapping.Start(_options, plan, _drivers, DateTimeOffset.UtcNow), journal);
-        var run = new RunContext(_options.Targets, _options.Cells, _options.Window, _options.Judging, plan, record, _launcher, _progress, _check);
+        var run = new RunContext(_options.Targets, _options.Cells, _options.Window, _options.Judging, plan, record, _launcher, _progress, _check,
+            journal is null ? null : System.IO.Path.GetDirectoryName(journal.Path));
         _progress.Message(record.Start.Spec.CpuCounters!);
         foreach (var missing in _options.Targets.Unavailable)
         {
@@ -127,8 +128,11 @@ public sealed class RunOrchestrator
                 _progress.Message($"cores: the targets {allotment.Phrase}");
             }
             var order = launch % 2 == 0 ? _options.Targets.Plans : Enumerable.Reverse(_options.Targets.Plans).ToList();
-            await using var session = new LaunchSession(run, launch, first: launch == 0 && place == 0, allotment);
+            await using var session = new LaunchSession(run, launch, first: launch == 0 && place == 0, allotment, refusesCommands: launch == 0 && place == 0);
             await session.StartAsync(order, cancellationToken);
+            // A command that does not start at its first try is a mistake in it (its program, its ready check, its port): one line
+            // and exit 2, as any bad input, nothing measured yet; at a later launch the service failed, and the run goes on without it.
+            if (launch == 0 && place == 0 && session.CommandStartFailures.Count > 0) throw new CommandTargetException(session.CommandStartFailures[0]);
             await LaunchMeasurement.MeasureAsync(run, session, launch, here, count, cancellationToken);
         }
     }

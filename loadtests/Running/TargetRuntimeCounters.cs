@@ -16,6 +16,8 @@ public static class TargetRuntimeCounters
     public static (RuntimeCounterSession? Session, string Note) For(TargetPlan plan, IStartedTarget? running)
     {
         if (running is null) return (null, "not read: an external service's process is not the comparator's to attach to");
+        if (plan.Definition!.Host == HostRuntime.Other)
+            return (null, "not read: its command runs neither .NET nor Mono (runtime other), so there are no runtime counters to attach to; server CPU and peak RSS come from its process");
         if (plan.Definition!.Host != HostRuntime.DotNet)
             return (null, OperatingSystem.IsWindows() ? "not read: the .NET Framework publishes its counters through ETW and performance counters, which this comparator does not attach" : NotOnMono);
         if (running.ProcessId is not int pid) return (null, "not read: the target has no process to attach to");

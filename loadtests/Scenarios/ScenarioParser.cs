@@ -8,20 +8,12 @@ using Comparator.Contracts;
 namespace Comparator.Scenarios;
 
 /// <summary>
-/// Reads a scenario file. JSON, because System.Text.Json is in the box, reports the line and the
-/// path of a syntax or shape error, and can refuse unknown fields; YAML would need a package this
-/// project's source does not hold. Every error is one line: the file, the line where the parser
+/// Reads a scenario file (<see cref="StrictJson"/>). Every error is one line: the file, the line where the parser
 /// gives one, the field (as a JSON path) and what was expected.
 /// </summary>
 public static class ScenarioParser
 {
-    private static readonly JsonSerializerOptions Options = new()
-    {
-        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
-        UnmappedMemberHandling = JsonUnmappedMemberHandling.Disallow,
-        ReadCommentHandling = JsonCommentHandling.Skip,
-        AllowTrailingCommas = true,
-    };
+    private static readonly JsonSerializerOptions Options = StrictJson.Options;
 
     private static readonly Regex Token = new("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", RegexOptions.Compiled);
 
@@ -181,19 +173,12 @@ public static class ScenarioParser
 
     internal static ScenarioException Error(string file, string at, string what) => new($"scenario {file}: {at}: {what}");
 
-    private static string Line(JsonException e) => e.LineNumber is long l ? $" line {l + 1}" : "";
+    private static string Line(JsonException e) => StrictJson.Line(e);
 
     private static string Field(string? path) => string.IsNullOrEmpty(path) ? "" : path + ": ";
 
-    /// <summary>The parser's reason, in the file's terms rather than this program's types.</summary>
-    private static string Explain(JsonException e)
-    {
-        var m = Regex.Match(e.Message, "The JSON property '([^']*)' could not be mapped");
-        if (m.Success) return $"unknown field '{m.Groups[1].Value}' (fields: operations; name, request, targets, expect, sizes; method, path, headers, body, expect; status, body: exact, json-equal, same-as, same-fields, contains, regex)";
-        if (e.Message.Contains("could not be converted", StringComparison.Ordinal)) return "a value of the wrong kind here (text, number, list or object)";
-        var first = e.Message.Split(new[] { " Path:", " LineNumber:" }, StringSplitOptions.None)[0];
-        return first.TrimEnd('.');
-    }
+    private static string Explain(JsonException e) => StrictJson.Explain(e,
+        "operations; name, request, targets, expect, sizes; method, path, headers, body, expect; status, body: exact, json-equal, same-as, same-fields, contains, regex");
 
     private sealed class FileDto
     {

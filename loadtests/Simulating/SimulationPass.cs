@@ -48,7 +48,12 @@ public static class SimulationPass
         foreach (var dotnet in targets.Plans.Where(t => t.ExternalUrl is null && t.Definition?.Host == HostRuntime.DotNet))
             failures.Add($"{dotnet.Name}: not simulated: a .NET target's tiered JIT does not settle under the simulator within the pass's warm-up, " +
                          "so its count would be the compiler's as much as the requests'");
-        var plans = targets.Plans.Where(t => t.ExternalUrl is null && t.Definition?.Host != HostRuntime.DotNet).ToList();
+        // A command of no runtime it knows may be a wrapper (a shell) that execs or forks the service: the simulator counts only the
+        // program it starts, so the count could be the wrapper's alone.
+        foreach (var other in targets.Plans.Where(t => t.Definition?.Host == HostRuntime.Other))
+            failures.Add($"{other.Name}: not simulated: its runtime was not found from its command (neither mono X.exe nor dotnet X.dll), and the simulator counts " +
+                         "only the program it starts: a wrapper that starts the service would leave the service uncounted");
+        var plans = targets.Plans.Where(t => t.ExternalUrl is null && t.Definition?.Host == HostRuntime.NetFramework).ToList();
         var plan = new RunPlan(grid, drivers);
         var allotment = grid.Allotments[0];
         var driver = drivers[0];

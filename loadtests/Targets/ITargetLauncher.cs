@@ -26,6 +26,9 @@ public interface IStartedTarget : IAsyncDisposable
 
     bool HasExited { get; }
 
+    /// <summary>How its process ended ("exited with code 3; its last output: ..."), or null while it runs or where it is not known.</summary>
+    string? ExitNote => null;
+
     /// <summary>The CPU's counters of its process, every thread, opened before its first instruction; null where not counted (<see cref="CpuCountersNote"/> says why).</summary>
     Comparator.Measuring.CpuCounters? CpuCounters => null;
 

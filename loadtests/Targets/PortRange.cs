@@ -51,7 +51,8 @@ public sealed record PortRange(int First, int Last)
         throw new LaunchException($"--ports {this}: every port of the range is taken");
     }
 
-    private static bool IsFree(int port)
+    /// <summary>Whether nothing listens on loopback at this port at the moment of asking.</summary>
+    internal static bool IsFree(int port)
     {
         var probe = new TcpListener(IPAddress.Loopback, port);
         try

@@ -2,12 +2,13 @@ namespace Comparator.Targets;
 
 /// <summary>
 /// How a service process is run: a .NET 10 dll under dotnet, or a .NET Framework (net472) exe,
-/// under Mono on Linux and macOS and directly on Windows.
+/// under Mono on Linux and macOS and directly on Windows; a command target's program may be neither (Other).
 /// </summary>
 public enum HostRuntime
 {
     DotNet,
     NetFramework,
+    Other,
 }
 
 /// <summary>
@@ -52,8 +53,19 @@ public sealed record TargetDefinition(
     /// <summary>Arguments that select this target's variant of a shared executable (e.g. the stock WCF transport).</summary>
     public IReadOnlyList<string> VariantArguments { get; init; } = System.Array.Empty<string>();
 
+    /// <summary>The command that starts this target (a user's own service), or null for one of the catalogue's built targets.</summary>
+    public CommandSpec? Command { get; init; }
+
+    /// <summary>A target started by the command a user gave: its runtime found from the command, its stack and server its own.</summary>
+    public static TargetDefinition ForCommand(string name, CommandSpec command)
+    {
+        var runtime = CommandRuntime.Detect(command);
+        return new TargetDefinition(name, "started by command: " + command.CommandLine, CommandRuntime.Describe(runtime), "its own", "", "", runtime, null)
+            { Command = command };
+    }
+
     /// <summary>One line for reports: stack, runtime and server.</summary>
-    public string Describe() => $"{Stack} on {Server}, {Runtime}";
+    public string Describe() => Command is CommandSpec c ? $"its own service by command: {c.CommandLine} ({Runtime})" : $"{Stack} on {Server}, {Runtime}";
 
     public IReadOnlyList<string> ServiceArguments(int port, ServiceSwitches switches)
     {

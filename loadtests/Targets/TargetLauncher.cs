@@ -12,8 +12,9 @@ namespace Comparator.Targets;
 /// <summary>
 /// Starts an already-built target as a child process on a free loopback port and waits for its
 /// ready line. Nothing is built at run time: a missing build is an error that says what to run.
+/// A target given as a command (a user's own service) starts as its command says (CommandLaunch.cs).
 /// </summary>
-public sealed class TargetLauncher : ITargetLauncher
+public sealed partial class TargetLauncher : ITargetLauncher
 {
     public static readonly TimeSpan DefaultReadyTimeout = TimeSpan.FromSeconds(30);
 
@@ -54,6 +55,7 @@ public sealed class TargetLauncher : ITargetLauncher
     {
         if (!target.IsAvailable)
             throw new LaunchException($"target '{target.Name}' cannot run on this machine: {target.UnavailableReason}");
+        if (target.Command is CommandSpec command) return await StartCommandAsync(target, command, cpuList ?? _cpuList, cancellationToken);
         var assembly = _layout.AssemblyPath(target);
         if (!File.Exists(assembly))
             throw new LaunchException($"target '{target.Name}' is not built ({assembly} is missing); run: dotnet build -c {_layout.Configuration} Comparator.sln");

@@ -55,7 +55,9 @@ public class DocsTests
             var rest = m.Groups[1].Value;
             var hash = rest.IndexOf(" #", StringComparison.Ordinal);
             if (hash >= 0) rest = rest[..hash];
-            yield return (m.Value.Trim(), rest.Split(' ', StringSplitOptions.RemoveEmptyEntries));
+            // Words as the shell splits them: a quoted --target 'old=cmd:dotnet Old.dll --port {port}' is one word, its --port the service's.
+            var words = CommandTargetSpec.Split(rest, out var unclosed);
+            yield return (m.Value.Trim(), unclosed is null ? words : rest.Split(' ', StringSplitOptions.RemoveEmptyEntries));
         }
     }
 

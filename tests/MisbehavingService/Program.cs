@@ -30,15 +30,19 @@ namespace Comparator.MisbehavingService;
 /// run US microseconds, then answers: work done on threads born after any counter was opened, a known
 /// amount of it, the proof that the CPU's counters inherit into new threads (Linux only). In every mode a HEAD
 /// of /api/time is answered as its GET would be, head only: 200, its Content-Type and Content-Length,
-/// no body (a real service answering HEAD, for scenarios that send one).
+/// no body (a real service answering HEAD, for scenarios that send one). `exit-after N` answers its first N requests like
+/// KestrelService, then writes one line to stderr and exits with code 7: a service that dies in a launch, after its checks.
 /// </summary>
 public static class Program
 {
+    /// <summary>The exit code of `exit-after N` once its N requests are answered.</summary>
+    public const int ExitAfterCode = 7;
+
     public static Task<int> Main(string[] args)
     {
-        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause" or "spin" or "stall" or "thread-spin") || !int.TryParse(args[1], out var ms) || ms < 0)
+        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause" or "spin" or "stall" or "thread-spin" or "exit-after") || !int.TryParse(args[1], out var ms) || ms < 0)
         {
-            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|pause|stall MS | doctor N | spin US | thread-spin US [--port N ...]");
+            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|pause|stall MS | doctor N | spin US | thread-spin US | exit-after N [--port N ...]");
             return Task.FromResult(2);
         }
         var spin = args[0] == "spin";
@@ -48,6 +52,8 @@ public static class Program
         var doctor = args[0] == "doctor";
         var pause = args[0] == "pause";
         var stall = args[0] == "stall";
+        var exitAfter = args[0] == "exit-after";
+        var answered = 0;
         var jsonAnswers = 0;
         long pauseFrom = long.MaxValue, pauseUntil = long.MaxValue; // Stopwatch timestamps
         return KestrelServiceHost.RunAsync("MisbehavingService", args.Skip(2).ToArray(), _ => { }, app =>
@@ -60,7 +66,15 @@ public static class Program
                     context.Response.ContentLength = TimeText.Length; // what the GET would carry; Kestrel sends no body to a HEAD
                     return;
                 }
-                if (pause)
+                if (exitAfter)
+                {
+                    if (Interlocked.Increment(ref answered) > ms)
+                    {
+                        Console.Error.WriteLine($"MisbehavingService: exiting after {ms} requests, as asked");
+                        Environment.Exit(ExitAfterCode);
+                    }
+                }
+                else if (pause)
                 {
                     if (context.Request.Path == "/control/pause")
                     {

@@ -25,6 +25,19 @@ public static class ChildProcesses
         catch (IOException) { return false; }
     }
 
+    /// <summary>Live processes whose command line or environment holds <paramref name="marker"/> (a word no other process has), this one's excepted.</summary>
+    public static int[] WithCommandLine(string marker) =>
+        Directory.GetDirectories("/proc")
+            .Select(d => int.TryParse(Path.GetFileName(d), out var pid) ? pid : 0)
+            .Where(pid => pid > 0 && pid != System.Environment.ProcessId && IsAlive(pid) && (CommandLine(pid).Contains(marker) || Environment(pid).Contains(marker)))
+            .ToArray();
+
+    private static string Environment(int pid)
+    {
+        try { return File.ReadAllText($"/proc/{pid}/environ"); }
+        catch (System.Exception e) when (e is IOException or System.UnauthorizedAccessException) { return ""; }
+    }
+
     public static string CommandLine(int pid)
     {
         try { return File.ReadAllText($"/proc/{pid}/cmdline").Replace('\0', ' '); }
