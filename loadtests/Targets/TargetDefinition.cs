@@ -60,7 +60,7 @@ public sealed record TargetDefinition(
     public static TargetDefinition ForCommand(string name, CommandSpec command)
     {
         var runtime = CommandRuntime.Detect(command);
-        return new TargetDefinition(name, "started by command: " + command.CommandLine, CommandRuntime.Describe(runtime), "its own", "", "", runtime, null)
+        return new TargetDefinition(name, "started by command: " + command.CommandLine, CommandRuntime.Describe(runtime), "unknown", "", "", runtime, null)
             { Command = command };
     }
 
