@@ -87,6 +87,7 @@ public static class RunCommand
             CommandLine.One("--counters", "hardware|simulated|both|off|auto", "Which counts of work a request takes: hardware counts each target's instructions, cycles, " +
                 "branch and cache misses with the CPU's own counters (Linux perf_event_open, every thread); simulated adds a pass after the measured windows " +
                 "that runs each target afresh under valgrind's callgrind and judges its user-mode instructions per request (no PMU needed); both; off. " +
+                "Unless off, each target's system calls are counted too (the kernel's raw_syscalls tracepoint, no PMU needed) and judged per request. " +
                 "Where a machine cannot count, one line says why and the run goes on. Default: auto (hardware where the CPU counts; where it does not, the simulated pass, " +
                 "unless the run claims nothing: --quick or --launches 1)."),
             CommandLine.One("--simulated-launches", "N", "How many launches the simulated pass takes (2 to 20), each target started afresh under the simulator in each. " +

@@ -101,7 +101,7 @@ public static class RunOptionsParser
                 : quick ? TimeSpan.Zero : WindowSettings.DefaultSteadyBound,
             Duet = a.Defines("--duet") && a.Flag("--duet"),
             // The machine is asked here, once: every part after reads the outcome.
-            CpuCounting = CpuCounting.Resolve(Counters(a).Hardware),
+            CpuCounting = CpuCounting.Resolve(Counters(a).Hardware, systemCalls: CountersAsked(a) is not "off"),
         }.Validate().OrUsage();
     }
 

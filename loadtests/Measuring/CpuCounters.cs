@@ -3,9 +3,9 @@ using System.Runtime.InteropServices;
 
 namespace Comparator.Measuring;
 
-/// <summary>One event a counter counts: a hardware event of the CPU's PMU, or a software one of the kernel's.</summary>
+/// <summary>One event a counter counts: a hardware event of the CPU's PMU, or a software one or a tracepoint of the kernel's.</summary>
 /// <param name="Name">its name in results ("instructionsUser"), which is also the figure it fills</param>
-/// <param name="Type">perf_event_attr.type: 0 hardware, 1 software</param>
+/// <param name="Type">perf_event_attr.type: 0 hardware, 1 software, 2 a tracepoint</param>
 /// <param name="Config">perf_event_attr.config: the event within its type</param>
 /// <param name="User">counts user mode</param>
 /// <param name="Kernel">counts kernel mode</param>
@@ -20,6 +20,12 @@ public sealed record CpuCounterEvent(string Name, uint Type, ulong Config, bool 
     public static readonly CpuCounterEvent DriverInstructions = new("driverInstructions", 0, 1);
     /// <summary>The kernel's own clock of a task's time on a CPU, in ns: counted on every Linux, PMU or not (the tests' proof of inheritance).</summary>
     public static readonly CpuCounterEvent TaskClock = new("taskClockNs", 1, 1);
+
+    /// <summary>The kernel's raw_syscalls:sys_enter tracepoint (type 2, its id from tracefs): every system call entered, counted on any machine.</summary>
+    public static CpuCounterEvent SystemCalls(ulong tracepointId) => new("systemCalls", 2, tracepointId);
+
+    /// <summary>Whether the CPU's PMU counts it (a hardware event), rather than the kernel (a software event or a tracepoint).</summary>
+    public bool NeedsPmu => Type == 0;
 }
 
 /// <summary>Which events a target's counters count: the CPU's (instructions first), or the task clock alone where a test needs no PMU.</summary>
@@ -32,6 +38,16 @@ public sealed record CpuCounterSet(IReadOnlyList<CpuCounterEvent> Events)
     });
 
     public static readonly CpuCounterSet TaskClockOnly = new(new[] { CpuCounterEvent.TaskClock });
+
+    /// <summary>These events and <paramref name="more"/>, or null where there is none to count.</summary>
+    public static CpuCounterSet? Of(CpuCounterSet? set, CpuCounterEvent? more)
+    {
+        var events = (set?.Events ?? Array.Empty<CpuCounterEvent>()).Concat(more is null ? Array.Empty<CpuCounterEvent>() : new[] { more }).ToList();
+        return events.Count == 0 ? null : new CpuCounterSet(events);
+    }
+
+    /// <summary>Whether any of its events is the CPU's own (needs a PMU).</summary>
+    public bool CountsCpu => Events.Any(e => e.NeedsPmu);
 
     /// <summary>The driver's side: its instructions alone, one counter per thread of the comparator's process.</summary>
     public static readonly CpuCounterSet Driver = new(new[] { CpuCounterEvent.DriverInstructions });

@@ -15,6 +15,7 @@ public static class Metrics
     private const string EventPipe = "the .NET runtime's counters (EventPipe), .NET targets only";
     private const string Pmu = "the CPU's counters of the server process, every thread, inherited by threads it starts (perf_event_open), Linux with a PMU";
     private const string Steal = "the hypervisor's steal time over the window (/proc/stat)";
+    private const string Syscalls = "the kernel's raw_syscalls:sys_enter tracepoint on the server process, every thread, inherited by threads it starts (perf_event_open), Linux, no PMU needed";
     private const string Callgrind = "valgrind's callgrind: the server run on a simulated CPU in a pass of its own (--counters simulated), its threads' user-mode " +
                                      "instructions counted from its first, zeroed before each window and dumped after it";
 
@@ -32,7 +33,7 @@ public static class Metrics
     }
 
     // A source that only some machines have: its figures are shown only where some cell has them.
-    private static bool OptionalSource(string source) => source is Pmu or Steal or Callgrind;
+    private static bool OptionalSource(string source) => source is Pmu or Steal or Callgrind or Syscalls;
 
     // The simulated pass's own windows hold the figures of its source; every other source's are the measured windows'.
     private static MetricPass PassOf(string source) => source is Callgrind ? MetricPass.Simulated : MetricPass.Measured;
@@ -103,6 +104,8 @@ public static class Metrics
     public static readonly MetricDescriptor BranchMisses = Stored("branchMisses", "branch misses", "", Better.Lower, Pmu, "mispredicted branches of the server's threads over the window");
     public static readonly MetricDescriptor CacheMisses = Stored("cacheMisses", "cache misses", "", Better.Lower, Pmu,
         "last-level cache misses of the server's threads over the window (where the PMU counts them)");
+    public static readonly MetricDescriptor SystemCalls = Stored("systemCalls", "system calls", "", Better.Lower, Syscalls,
+        "system calls the server entered over the window, every thread (futex, epoll, reads and writes, sched_getaffinity ...)");
     public static readonly MetricDescriptor DriverInstructions = Stored("driverInstructions", "driver instructions", "", Better.Neither,
         "the comparator's own process over the window, every thread and the tools it starts in it (ab, wrk), by the CPU's counters",
         "instructions the load driver retired over the window, user and kernel (in a duet window, every side's driver together)");
@@ -163,6 +166,12 @@ public static class Metrics
             "CPU cycles of the server per successful request: the time its work took on a core, in the core's own clock",
             m => PerRequest(m, Cycles), "cycles_per_request",
             judging: new Judging("cycles", JudgedAt.FixedRate, "cycles", "CPU cycles per request", "takes fewer CPU cycles per request than", "cheaper in cycles", WhereRead: true));
+    public static readonly MetricDescriptor SystemCallsPerRequest = Derived("systemCallsPerRequest", "syscalls/req", "", Better.Lower, Syscalls,
+        "system calls the server entered per successful request, every thread: the kernel's share of the work counted by entries, not by time " +
+        "(what a call costs in the kernel, and work the kernel does outside a call, such as a socket's receive path, are not in it)",
+        m => PerRequest(m, SystemCalls), "system_calls_per_request",
+        judging: new Judging("system_calls", JudgedAt.Everywhere, "syscalls", "system calls per request", "makes fewer system calls per request than",
+            "leaner in system calls", WhereRead: true), gated: true);
     public static readonly MetricDescriptor InstructionsPerCycle = Derived("instructionsPerCycle", "IPC", "", Better.Neither, Pmu,
         "instructions per cycle, user and kernel: the same work at a lower IPC waited more on memory, branches or another thread on the core",
         m => m.Figures.TryGetValue(Cycles.Id, out var c) && c > 0 && m.Figures.TryGetValue(InstructionsUser.Id, out var u) && m.Figures.TryGetValue(InstructionsKernel.Id, out var k) ? (u + k) / c : null,

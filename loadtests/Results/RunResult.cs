@@ -150,6 +150,9 @@ public sealed record RunSpec(
     /// <summary>What the CPU's counters counted in this run, or the one line that says why they were not (and how to allow them); null in files saved before they were read.</summary>
     public string? CpuCounters { get; init; }
 
+    /// <summary>Whether each target's system calls were counted (the raw_syscalls tracepoint), or the one line that says why not; null in files saved before they were.</summary>
+    public string? SystemCalls { get; init; }
+
     /// <summary>How much longer a .NET target's warm-up could go on while its JIT still compiled (--steady-bound), in seconds; null in files saved before it existed.</summary>
     public double? SteadyBoundSeconds { get; init; }
 

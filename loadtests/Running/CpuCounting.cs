@@ -10,22 +10,24 @@ namespace Comparator.Running;
 /// </summary>
 /// <param name="Set">the events to count; null: none</param>
 /// <param name="Line">what is counted, or which obstacle stops it and how to remove it</param>
-public sealed record CpuCounting(CpuCounterSet? Set, string Line)
+/// <param name="SystemCallsLine">whether each target's system calls are counted (the raw_syscalls tracepoint, in <paramref name="Set"/>), or why not</param>
+public sealed record CpuCounting(CpuCounterSet? Set, string Line, string? SystemCallsLine = null)
 {
-    /// <summary>Whether the CPU's counters count here.</summary>
-    public bool Available => Set is not null;
+    /// <summary>Whether the CPU's counters count here (the system-call count needs no PMU and is not one of them).</summary>
+    public bool Available => Set?.CountsCpu == true;
 
     private static readonly Lazy<CpuCounterAvailability> Probed = new(CpuCounterAvailability.Probe);
 
     /// <summary>Nothing counted, as --counters off asks.</summary>
-    public static CpuCounting Off => new(null, CpuCounterAvailability.Off.Line);
+    public static CpuCounting Off => new(null, CpuCounterAvailability.Off.Line, SystemCallCounting.Off.Line);
 
-    /// <summary>The machine asked, once: what it can count where counting is asked.</summary>
-    public static CpuCounting Resolve(bool asked)
+    /// <summary>The machine asked, once: what it can count where counting is asked; the system calls wherever the counters are not off.</summary>
+    public static CpuCounting Resolve(bool asked, bool systemCalls = false)
     {
-        if (!asked) return Off;
+        var calls = SystemCallCounting.Resolve(systemCalls);
+        if (!asked) return new(CpuCounterSet.Of(null, calls.Event), CpuCounterAvailability.Off.Line, calls.Line);
         var probe = Probed.Value;
-        return new(probe.Available ? CpuCounterSet.Hardware : null, probe.Line);
+        return new(CpuCounterSet.Of(probe.Available ? CpuCounterSet.Hardware : null, calls.Event), probe.Line, calls.Line);
     }
 
     /// <summary>What a service given by URL misses when its counters are attached to its running process rather than opened at its start.</summary>

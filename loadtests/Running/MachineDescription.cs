@@ -21,7 +21,7 @@ public static class MachineDescription
             MemoryGiB = Math.Round(GC.GetGCMemoryInfo().TotalAvailableMemoryBytes / (1024.0 * 1024 * 1024), 1),
             Kernel = Kernel(),
             Mono = Targets.MonoRuntime.Version,
-            CpuCounters = CpuCounting.Resolve(asked: true).Set is not null,
+            CpuCounters = CpuCounting.Resolve(asked: true).Available,
         };
         return machine with { Fingerprint = machine.FingerprintOfFacts() };
     }

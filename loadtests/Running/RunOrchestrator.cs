@@ -46,6 +46,7 @@ public sealed class RunOrchestrator
         var run = new RunContext(_options.Targets, _options.Cells, _options.Window, _options.Judging, plan, record, _launcher, _progress, _check,
             journal is null ? null : System.IO.Path.GetDirectoryName(journal.Path));
         _progress.Message(record.Start.Spec.CpuCounters!);
+        if (record.Start.Spec.SystemCalls is string calls) _progress.Message(calls);
         foreach (var missing in _options.Targets.Unavailable)
         {
             _progress.Message($"{missing.Name}: not measured: {missing.UnavailableReason}");

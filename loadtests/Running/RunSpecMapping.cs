@@ -54,6 +54,7 @@ public static class RunSpecMapping
         Rates = drivers.Any(d => d.HoldsRate) ? cells.Rates.Select(r => r.Describe()).ToList() : null,
         EquivalencePercent = judging.Rule.Equivalence * 100,
         CpuCounters = window.CpuCounting.Line,
+        SystemCalls = window.CpuCounting.SystemCallsLine,
         SteadyBoundSeconds = window.SteadyBound.TotalSeconds,
         Revision = targets.Revisions?.GetValueOrDefault(""),
         Cores = cells.Allotments.Select(a => a.ToSpec()).ToList(),

@@ -25,7 +25,7 @@ public sealed record WindowSettings(TimeSpan Warmup, TimeSpan ColdWarmup, TimeSp
     public CpuCounting CpuCounting { get; init; } = CpuCounting.Off;
 
     /// <summary>The events counted on the comparator's own process over each window (the driver's instructions), or null for none.</summary>
-    public CpuCounterSet? DriverCpuCounters => CpuCounting.Set is null ? null : CpuCounterSet.Driver;
+    public CpuCounterSet? DriverCpuCounters => CpuCounting.Available ? CpuCounterSet.Driver : null;
 
     /// <summary>
     /// The default bound of the warm-up's wait for a steady runtime: .NET 10's tiered compilation (tier-1 rejits,

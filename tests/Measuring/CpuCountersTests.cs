@@ -233,11 +233,12 @@ public sealed class CpuCountersTests
     [Fact]
     public void Asked_not_to_count_the_run_says_so_in_one_line_and_counts_nothing()
     {
-        var (set, line) = CpuCounting.Resolve(asked: false);
+        var (set, line, systemCalls) = CpuCounting.Resolve(asked: false);
 
         Assert.Null(set);
         Assert.Equal(CpuCounterAvailability.Off.Line, line);
         Assert.Contains("--counters off", line);
+        Assert.Equal(SystemCallCounting.Off.Line, systemCalls);
     }
 
     [Fact]

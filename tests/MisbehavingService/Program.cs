@@ -32,6 +32,8 @@ namespace Comparator.MisbehavingService;
 /// of /api/time is answered as its GET would be, head only: 200, its Content-Type and Content-Length,
 /// no body (a real service answering HEAD, for scenarios that send one). `exit-after N` answers its first N requests like
 /// KestrelService, then writes one line to stderr and exits with code 7: a service that dies in a launch, after its checks.
+/// `syscalls N` answers like KestrelService after N system calls of its own a request (getppid, which the C library never
+/// caches): the known gap in system calls per request (SystemCallTests).
 /// </summary>
 public static class Program
 {
@@ -40,9 +42,9 @@ public static class Program
 
     public static Task<int> Main(string[] args)
     {
-        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause" or "spin" or "stall" or "thread-spin" or "exit-after") || !int.TryParse(args[1], out var ms) || ms < 0)
+        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause" or "spin" or "stall" or "thread-spin" or "exit-after" or "syscalls") || !int.TryParse(args[1], out var ms) || ms < 0)
         {
-            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|pause|stall MS | doctor N | spin US | thread-spin US | exit-after N [--port N ...]");
+            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|pause|stall MS | doctor N | spin US | thread-spin US | exit-after N | syscalls N [--port N ...]");
             return Task.FromResult(2);
         }
         var spin = args[0] == "spin";
@@ -53,6 +55,7 @@ public static class Program
         var pause = args[0] == "pause";
         var stall = args[0] == "stall";
         var exitAfter = args[0] == "exit-after";
+        var syscalls = args[0] == "syscalls";
         var answered = 0;
         var jsonAnswers = 0;
         long pauseFrom = long.MaxValue, pauseUntil = long.MaxValue; // Stopwatch timestamps
@@ -89,6 +92,7 @@ public static class Program
                     if (now >= Interlocked.Read(ref pauseFrom) && now < Interlocked.Read(ref pauseUntil))
                         await Task.Delay(System.Diagnostics.Stopwatch.GetElapsedTime(now, Interlocked.Read(ref pauseUntil)));
                 }
+                else if (syscalls) KernelWork.Calls(ms);
                 else if (spin) CostlyWork.SpinFor(spinTicks);
                 else if (threadSpin)
                 {
@@ -135,6 +139,19 @@ public static class CostlyWork
         while (System.Diagnostics.Stopwatch.GetTimestamp() < until)
             for (var i = 0; i < 1000; i++) x = x * 31 + i;
         Volatile.Write(ref _sink, x);
+    }
+}
+
+/// <summary>System calls made on purpose, a known number a request.</summary>
+public static class KernelWork
+{
+    [System.Runtime.InteropServices.DllImport("libc", EntryPoint = "getppid")]
+    private static extern int GetParentPid();
+
+    /// <summary>N entries into the kernel: getppid does nothing else, and the C library passes every call through.</summary>
+    public static void Calls(int n)
+    {
+        for (var i = 0; i < n; i++) GetParentPid();
     }
 }
 

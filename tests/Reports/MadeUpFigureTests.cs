@@ -87,7 +87,7 @@ public sealed class MadeUpFigureTests
 
         var line = Verdict.Build(run).Single(l => l.Kind == VerdictLineKind.Endpoint).Text;
         Assert.Matches(@"; widgets/req 300 vs 400: wcf-classic lower, 1\.3\dx \(99% interval 1\.3\dx–1\.3\dx\)", line);
-        Assert.Contains(Answer.Sentences(run), s => s.StartsWith("wcf-classic turns fewer widgets a request than webapi-selfhost at echo-post 500B (by 1.3", StringComparison.Ordinal));
+        Assert.Contains(Answer.Sentences(run), s => s.StartsWith("wcf-classic turns fewer widgets a request than webapi-selfhost at echo-post 500B (300 against 400 a request, by 1.3", StringComparison.Ordinal));
         var row = Assert.Single(ForestChart.Rows(run), v => v.Metric == "widgets");
         Assert.StartsWith("wdg echo-post", ForestChart.Label(run, row, pairs: false));
         Assert.Contains(Charts.Build(run), c => c.Name == "widgets" && c.Title.StartsWith("Widgets per request per cell", StringComparison.Ordinal));

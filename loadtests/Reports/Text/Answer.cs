@@ -99,9 +99,20 @@ public static class Answer
         {
             var leader = group.Key.Leader;
             var trailer = leader == other ? baseline : other;
-            var cells = group.Select(v => $"{Where(run, new[] { v })} ({Led(v, leader)})").ToList();
+            var cells = group.Select(v => $"{Where(run, new[] { v })} ({Counts(run, v, leader, trailer)}{Led(v, leader)})").ToList();
             yield return $"{(group.Key.FixedRate ? "Asked at the same fixed rate, " : "")}{leader} {group.First().Figure!.Judging!.Leads} {trailer} at {Join(cells)}.";
         }
+    }
+
+    /// <summary>
+    /// "33 against 41 a request, ": a count of work's own figures on each side's median window, leader first, so that the answer names the
+    /// kind of work (system calls, instructions) and not a ratio alone; "" for a figure that is no count, or where a side's window lacks it.
+    /// </summary>
+    private static string Counts(RunResult run, CellVerdict v, string leader, string trailer)
+    {
+        if (v.Figure is not { Judging.WhereRead: true } figure) return "";
+        double? Of(string target) => run.Cells.FirstOrDefault(c => c.Key == v.Key with { Target = target })?.Summary is { } median ? figure.Of(median) : null;
+        return Of(leader) is double a && Of(trailer) is double b ? $"{figure.Show(a)} against {figure.Show(b)} a request, " : "";
     }
 
     /// <summary>Launches beyond which "more launches" is no advice: a cell that needs more sits too near a boundary of the rule.</summary>
