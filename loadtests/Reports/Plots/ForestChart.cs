@@ -119,10 +119,10 @@ public static class ForestChart
             .Select(f => $"{f.Judging!.Short} {(f.HigherIsBetter ? "higher" : "lower")} is better");
         var note = $"{rows.Count} judgment{(rows.Count == 1 ? "" : "s")}: {string.Join("; ", directions)}\nthe servers {CoreParts.Phrase(run.Spec)}";
         // A row takes 22 pixels; title, legend and axis take the rest. A printed page holds 870 pixels of the chart (774 pt at the report's
-        // print width), less when the answer above it is long (a default run's, with the simulated pass's eight sentences, left 840): past 26
-        // rows they close up, to 18 pixels at 32 rows, rather than break across pages.
+        // print width), less when the answer above it is long (a default run's, with the simulated pass's eight sentences and each side's counts, left 800): past 24
+        // rows they close up (17 pixels at 32 rows, 11 at a default run's 48 with system calls) rather than break across pages.
         return Charts.Titled(run, Name, title, plot, note) with { Height = Math.Max(Chart.DefaultHeight, Math.Min(260 + 22 * rows.Count, MaxPrintedHeight)) };
     }
 
-    private const int MaxPrintedHeight = 840;
+    private const int MaxPrintedHeight = 800;
 }
