@@ -113,7 +113,9 @@ public sealed class LaunchSession : IAsyncDisposable
             await started.DisposeAsync();
             return null;
         }
-        var (runtimeCounters, runtimeNote) = TargetRuntimeCounters.For(plan, running);
+        // Off this flow's thread: the diagnostics client blocks on its own socket's answer, and this flow may be running inline on the
+        // sockets' epoll thread (the comparator's inline completions), which that answer needs: seen as a run that hung for good.
+        var (runtimeCounters, runtimeNote) = await Task.Run(() => TargetRuntimeCounters.For(plan, running), cancellationToken);
         var set = _run.Window.CpuCounting.Set;
         var (cpu, cpuNote) = running is not null
             ? (running.CpuCounters, set is null ? null : running.CpuCountersNote ?? "not counted: the launcher opened no counters on it")

@@ -40,6 +40,9 @@ public static class Program
     /// <summary>The exit code of `exit-after N` once its N requests are answered.</summary>
     public const int ExitAfterCode = 7;
 
+    [System.Runtime.InteropServices.DllImport("libc", EntryPoint = "_exit")]
+    private static extern void ExitNow(int code);
+
     public static Task<int> Main(string[] args)
     {
         if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause" or "spin" or "stall" or "thread-spin" or "exit-after" or "syscalls") || !int.TryParse(args[1], out var ms) || ms < 0)
@@ -74,7 +77,11 @@ public static class Program
                     if (Interlocked.Increment(ref answered) > ms)
                     {
                         Console.Error.WriteLine($"MisbehavingService: exiting after {ms} requests, as asked");
-                        Environment.Exit(ExitAfterCode);
+                        Console.Error.Flush();
+                        // At once, as a crash ends a process: Environment.Exit would wait for the host to stop, and the host for
+                        // this request, which never ends (seen: a service that hung instead of dying).
+                        if (OperatingSystem.IsWindows()) Environment.Exit(ExitAfterCode);
+                        else ExitNow(ExitAfterCode);
                     }
                 }
                 else if (pause)
