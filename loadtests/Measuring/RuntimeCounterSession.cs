@@ -12,10 +12,20 @@ namespace Comparator.Measuring;
 /// counters (those dotnet-counters shows), one sample a second, kept with their timestamps so each
 /// measured window takes the samples that fall inside it. One session per process rather than one
 /// per window: starting a session costs the target a rundown, and it would miss the first second.
+/// The same session takes the runtime's GC events, each with its own timestamp, so a window's bytes
+/// allocated and collections are cut at the window's own edges rather than at whole seconds.
 /// </summary>
 public sealed class RuntimeCounterSession : IAsyncDisposable
 {
     public const string Provider = "System.Runtime";
+    /// <summary>The runtime's own provider, GC keyword at verbose level: AllocationTick (verbose) and GCStart (informational).</summary>
+    public const string RuntimeProvider = "Microsoft-Windows-DotNETRuntime";
+    private const long GcKeyword = 0x1;
+    /// <summary>System.Diagnostics.Metrics' provider, asked for the System.Runtime meter's total allocated (.NET 9 and later).</summary>
+    public const string MeterProvider = "System.Diagnostics.Metrics";
+    private const string TotalAllocated = "dotnet.gc.heap.total_allocated";
+    private const string MeterRefresh = "0.1";
+    private readonly string _meterSession;
     private static readonly TimeSpan Interval = TimeSpan.FromSeconds(1);
     /// <summary>A sample stands for the second before its timestamp; it belongs to a window when most of that second does.</summary>
     private static readonly TimeSpan HalfInterval = Interval / 2;
@@ -25,13 +35,17 @@ public sealed class RuntimeCounterSession : IAsyncDisposable
     private readonly object _gate = new();
     private readonly List<Sample> _samples = new();
     private DateTimeOffset _newest = DateTimeOffset.MinValue;
+    private readonly AllocationLedger _allocation = new();
+    private double _counterAllocated; // the alloc-rate counter's increments summed: the total where the runtime has no meter
+    private bool _meterTotals;
     private int _disposed;
 
     private readonly record struct Sample(DateTimeOffset At, string Name, double Value, double IntervalSeconds);
 
-    private RuntimeCounterSession(EventPipeSession session)
+    private RuntimeCounterSession(EventPipeSession session, string meterSession)
     {
         _session = session;
+        _meterSession = meterSession;
         _reader = Task.Factory.StartNew(Read, TaskCreationOptions.LongRunning);
     }
 
@@ -42,9 +56,20 @@ public sealed class RuntimeCounterSession : IAsyncDisposable
         {
             var provider = new EventPipeProvider(Provider, EventLevel.Informational, (long)EventKeywords.None,
                 new Dictionary<string, string> { ["EventCounterIntervalSec"] = Interval.TotalSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture) });
-            var session = new DiagnosticsClient(processId).StartEventPipeSession(provider, requestRundown: false);
+            // AllocationTick fires once each time a heap has taken about 100 KB: a few thousand events a second at hundreds of
+            // MB/s, against the per-object events that would make the count exact at many times the cost (AllocationLedger).
+            var gc = new EventPipeProvider(RuntimeProvider, EventLevel.Verbose, GcKeyword);
+            var meterSession = Guid.NewGuid().ToString("N");
+            var meter = new EventPipeProvider(MeterProvider, EventLevel.Informational, 0x2, new Dictionary<string, string>
+            {
+                ["SessionId"] = meterSession, ["Metrics"] = "System.Runtime\\" + TotalAllocated, ["RefreshInterval"] = MeterRefresh,
+                ["MaxTimeSeries"] = "10", ["MaxHistograms"] = "0",
+            });
+            // No stack with each event: nothing here reads one, and walking the stack would be most of an event's cost to the target.
+            var session = new DiagnosticsClient(processId).StartEventPipeSession(
+                new EventPipeSessionConfiguration(new[] { provider, gc, meter }, circularBufferSizeMB: 256, requestRundown: false, requestStackwalk: false));
             whyNot = null;
-            return new RuntimeCounterSession(session);
+            return new RuntimeCounterSession(session, meterSession);
         }
         catch (Exception e) when (e is ServerNotAvailableException or DiagnosticsClientException or TimeoutException or UnauthorizedAccessException or System.IO.IOException)
         {
@@ -59,6 +84,8 @@ public sealed class RuntimeCounterSession : IAsyncDisposable
         {
             using var source = new EventPipeEventSource(_session.EventStream);
             source.Dynamic.All += OnEvent;
+            source.Clr.GCAllocationTick += e => { lock (_gate) _allocation.Tick(At(e), e.AllocationAmount64); };
+            source.Clr.GCStart += e => { lock (_gate) _allocation.CollectionStarted(At(e)); };
             source.Process();
         }
         catch (Exception) when (Volatile.Read(ref _disposed) == 1)
@@ -71,8 +98,11 @@ public sealed class RuntimeCounterSession : IAsyncDisposable
         }
     }
 
+    private static DateTimeOffset At(TraceEvent e) => new(e.TimeStamp.ToUniversalTime(), TimeSpan.Zero);
+
     private void OnEvent(TraceEvent e)
     {
+        if (e.EventName == "CounterRateValuePublished") OnMeterValue(e);
         if (e.EventName != "EventCounters" || e.PayloadValue(0) is not IDictionary<string, object> outer ||
             !outer.TryGetValue("Payload", out var inner) || inner is not IDictionary<string, object> fields ||
             !fields.TryGetValue("Name", out var name) || name is not string counter) return;
@@ -81,11 +111,25 @@ public sealed class RuntimeCounterSession : IAsyncDisposable
             : fields.TryGetValue("Mean", out var mean) ? Convert.ToDouble(mean, System.Globalization.CultureInfo.InvariantCulture) : double.NaN;
         if (double.IsNaN(value)) return;
         var interval = fields.TryGetValue("IntervalSec", out var sec) ? Convert.ToDouble(sec, System.Globalization.CultureInfo.InvariantCulture) : Interval.TotalSeconds;
-        var at = new DateTimeOffset(e.TimeStamp.ToUniversalTime(), TimeSpan.Zero);
+        var at = At(e);
         lock (_gate)
         {
             _samples.Add(new Sample(at, counter, value, interval));
             if (at > _newest) _newest = at;
+            if (counter == "alloc-rate" && !_meterTotals) _allocation.Total(at, _counterAllocated += value);
+        }
+    }
+
+    /// <summary>The meter's total allocated since the process started: once one has come, the only totals the ledger takes.</summary>
+    private void OnMeterValue(TraceEvent e)
+    {
+        if (e.PayloadByName("sessionId") as string != _meterSession || e.PayloadByName("instrumentName") as string != TotalAllocated ||
+            !double.TryParse(e.PayloadByName("value") as string, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var total)) return;
+        lock (_gate)
+        {
+            if (!_meterTotals) _allocation.ForgetTotals();
+            _meterTotals = true;
+            _allocation.Total(At(e), total);
         }
     }
 
@@ -136,6 +180,18 @@ public sealed class RuntimeCounterSession : IAsyncDisposable
             Rate("monitor-lock-contention-count"),
             Of("time-in-jit").Count > 0 ? Rate("time-in-jit") : null,
             jitted.Count > 0 ? jitted[^1].Value - (jittedBefore ?? jitted[0].Value) : null);
+    }
+
+    /// <summary>
+    /// The collector's work over one window, cut at its own edges (<see cref="AllocationLedger"/>): bytes allocated and
+    /// collections started. Null when no reading of the total allocated came after the window's end.
+    /// </summary>
+    public CollectorWork? Collector(DateTimeOffset start, DateTimeOffset end)
+    {
+        lock (_gate)
+        {
+            return _allocation.Between(start, end);
+        }
     }
 
     /// <summary>

@@ -16,6 +16,7 @@ public static class Metrics
     private const string Pmu = "the CPU's counters of the server process, every thread, inherited by threads it starts (perf_event_open), Linux with a PMU";
     private const string Steal = "the hypervisor's steal time over the window (/proc/stat)";
     private const string Syscalls = "the kernel's raw_syscalls:sys_enter tracepoint on the server process, every thread, inherited by threads it starts (perf_event_open), Linux, no PMU needed";
+    private const string GcEvents = "the .NET runtime's GC events (EventPipe: an AllocationTick each time a heap has allocated about 100 KB, a GCStart each collection), .NET targets only";
     private const string Callgrind = "valgrind's callgrind: the server run on a simulated CPU in a pass of its own (--counters simulated), its threads' user-mode " +
                                      "instructions counted from its first, zeroed before each window and dumped after it";
 
@@ -33,7 +34,7 @@ public static class Metrics
     }
 
     // A source that only some machines have: its figures are shown only where some cell has them.
-    private static bool OptionalSource(string source) => source is Pmu or Steal or Callgrind or Syscalls;
+    private static bool OptionalSource(string source) => source is Pmu or Steal or Callgrind or Syscalls or GcEvents;
 
     // The simulated pass's own windows hold the figures of its source; every other source's are the measured windows'.
     private static MetricPass PassOf(string source) => source is Callgrind ? MetricPass.Simulated : MetricPass.Measured;
@@ -106,6 +107,10 @@ public static class Metrics
         "last-level cache misses of the server's threads over the window (where the PMU counts them)");
     public static readonly MetricDescriptor SystemCalls = Stored("systemCalls", "system calls", "", Better.Lower, Syscalls,
         "system calls the server entered over the window, every thread (futex, epoll, reads and writes, sched_getaffinity ...)");
+    public static readonly MetricDescriptor AllocatedBytes = Stored("allocatedBytes", "bytes allocated", "B", Better.Lower, GcEvents,
+        "managed bytes the server allocated over the window, the sum of the AllocationTicks inside its edges (so within about 100 KB a heap of the true figure at each edge)");
+    public static readonly MetricDescriptor Collections = Stored("collections", "collections", "", Better.Lower, GcEvents,
+        "garbage collections the server started over the window, every generation");
     public static readonly MetricDescriptor DriverInstructions = Stored("driverInstructions", "driver instructions", "", Better.Neither,
         "the comparator's own process over the window, every thread and the tools it starts in it (ab, wrk), by the CPU's counters",
         "instructions the load driver retired over the window, user and kernel (in a duet window, every side's driver together)");
@@ -172,6 +177,15 @@ public static class Metrics
         m => PerRequest(m, SystemCalls), "system_calls_per_request",
         judging: new Judging("system_calls", JudgedAt.Everywhere, "syscalls", "system calls per request", "makes fewer system calls per request than",
             "leaner in system calls", WhereRead: true), gated: true);
+    public static readonly MetricDescriptor AllocatedBytesPerRequest = Derived("allocatedBytesPerRequest", "alloc B/req", "B", Better.Lower, GcEvents,
+        "managed bytes the server allocated per successful request: the collector's work in the making, counted in bytes rather than in its time " +
+        "(what a collection then costs, and native memory, are not in it)",
+        m => PerRequest(m, AllocatedBytes), "allocated_bytes_per_request",
+        judging: new Judging("allocated_bytes", JudgedAt.Everywhere, "alloc", "bytes allocated per request", "allocates fewer bytes per request than",
+            "leaner in allocation", WhereRead: true), gated: true);
+    public static readonly MetricDescriptor CollectionsPerThousandRequests = Derived("collectionsPerThousandRequests", "GCs/1k req", "", Better.Lower, GcEvents,
+        "garbage collections started per thousand successful requests, every generation: how often the allocation above became a collection",
+        m => m.Figures.TryGetValue(Collections.Id, out var c) && m.Succeeded > 0 ? c * 1000 / m.Succeeded : null, "collections_per_1k_requests");
     public static readonly MetricDescriptor InstructionsPerCycle = Derived("instructionsPerCycle", "IPC", "", Better.Neither, Pmu,
         "instructions per cycle, user and kernel: the same work at a lower IPC waited more on memory, branches or another thread on the core",
         m => m.Figures.TryGetValue(Cycles.Id, out var c) && c > 0 && m.Figures.TryGetValue(InstructionsUser.Id, out var u) && m.Figures.TryGetValue(InstructionsKernel.Id, out var k) ? (u + k) / c : null,

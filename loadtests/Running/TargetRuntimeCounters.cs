@@ -9,8 +9,9 @@ namespace Comparator.Running;
 /// <summary>A target's runtime counters: read through EventPipe from a started .NET target, not read otherwise (and why).</summary>
 public static class TargetRuntimeCounters
 {
-    public const string RuntimeCountersOn = "System.Runtime event counters through EventPipe, one sample a second: thread-pool threads and queue, completed items, GCs per generation, time in GC, allocation rate, lock contentions";
-    public const string NotOnMono = "not available: Mono 6.8 has no EventPipe and no event counters; server CPU and peak RSS come from /proc as for every target";
+    public const string RuntimeCountersOn = "System.Runtime event counters through EventPipe, one sample a second: thread-pool threads and queue, completed items, GCs per generation, time in GC, allocation rate, lock contentions; and its GC events (AllocationTick, GCStart) for bytes allocated and collections per request";
+    public const string NotOnMono = "not available: Mono 6.8 has no EventPipe and no event counters, and no allocation count but its log profiler's " +
+                                    "per-object events, which slow it many times over (so no bytes allocated per request); server CPU and peak RSS come from /proc as for every target";
 
     /// <summary>What this run reads of a target's runtime: EventPipe counters on .NET, nothing of the kind on Mono.</summary>
     public static (RuntimeCounterSession? Session, string Note) For(TargetPlan plan, IStartedTarget? running)
@@ -25,6 +26,10 @@ public static class TargetRuntimeCounters
         return (session, session is not null ? RuntimeCountersOn : "not read: " + whyNot);
     }
 
+    /// <summary>A window with its collector's work (bytes allocated, collections) as figures of its own, or as it was where none was read.</summary>
+    public static Measurement WithCollector(Measurement window, CollectorWork? work) =>
+        work is { } w ? window.With(Metrics.AllocatedBytes, w.AllocatedBytes).With(Metrics.Collections, w.Collections) : window;
+
     /// <summary>Each window's runtime counters, once the samples covering the last window have arrived.</summary>
     public static async Task<IReadOnlyList<Measurement>> WithRuntimeCountersAsync(RuntimeCounterSession? counters, IReadOnlyList<Measurement> windows,
         CancellationToken cancellationToken)
@@ -32,6 +37,7 @@ public static class TargetRuntimeCounters
         if (counters is null || windows.Count == 0) return windows;
         static DateTimeOffset? End(Measurement m) => m.WindowStartedAt?.AddSeconds(m.ElapsedSeconds);
         if (windows.Select(End).Max() is DateTimeOffset last) await counters.WaitForSamplesAsync(last, cancellationToken);
-        return windows.Select(m => m.WindowStartedAt is DateTimeOffset start ? m with { RuntimeCounters = counters.Window(start, End(m)!.Value) } : m).ToList();
+        return windows.Select(m => m.WindowStartedAt is DateTimeOffset start ? WithCollector(m with { RuntimeCounters = counters.Window(start, End(m)!.Value) },
+            counters.Collector(start, End(m)!.Value)) : m).ToList();
     }
 }

@@ -153,9 +153,9 @@ public sealed class RatePassTests : IDisposable
         Assert.True(rated[0].Key.Rate > 0);
         Assert.All(rated, c => Assert.True(c.Summary is { LateRequests: not null, DroppedRequests: not null, LatencyP999Ms: not null, LatencyDistribution.Count: 13 }, c.Key.ToString()));
         Assert.All(rated, c => Assert.Equal(2, c.Repeats.Select(m => m.Launch).Distinct().Count()));
-        // The costs and the wait at the asked rate; system calls a request where this machine counts them.
+        // The costs and the wait at the asked rate: bytes allocated a request (both .NET), system calls a request where this machine counts them.
         var systemCalls = Comparator.Measuring.SystemCallCounting.Resolve(asked: true).Event is not null;
-        Assert.Equal(new[] { "p90_ms", "server_cpu_us" }.Concat(systemCalls ? new[] { "system_calls" } : Array.Empty<string>()),
+        Assert.Equal(new[] { "allocated_bytes", "p90_ms", "server_cpu_us" }.Concat(systemCalls ? new[] { "system_calls" } : Array.Empty<string>()),
             run.AtFixedRate().Select(v => v.Metric).OrderBy(m => m));
         Assert.DoesNotContain(run.Headline(), v => v.Rate is not null); // the throughput verdicts stay the closed loop's
         Assert.Contains("At a fixed rate", File.ReadAllText(Path.Combine(dir.FullName, "report.md")));

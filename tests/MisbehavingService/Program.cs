@@ -33,7 +33,8 @@ namespace Comparator.MisbehavingService;
 /// no body (a real service answering HEAD, for scenarios that send one). `exit-after N` answers its first N requests like
 /// KestrelService, then writes one line to stderr and exits with code 7: a service that dies in a launch, after its checks.
 /// `syscalls N` answers like KestrelService after N system calls of its own a request (getppid, which the C library never
-/// caches): the known gap in system calls per request (SystemCallTests).
+/// caches): the known gap in system calls per request (SystemCallTests). `allocate N` answers like KestrelService after allocating
+/// N managed bytes of its own a request (one array, header included): the known gap in bytes allocated per request (AllocationTests).
 /// </summary>
 public static class Program
 {
@@ -45,9 +46,9 @@ public static class Program
 
     public static Task<int> Main(string[] args)
     {
-        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause" or "spin" or "stall" or "thread-spin" or "exit-after" or "syscalls") || !int.TryParse(args[1], out var ms) || ms < 0)
+        if (args.Length < 2 || args[0] is not ("delay" or "block" or "doctor" or "pause" or "spin" or "stall" or "thread-spin" or "exit-after" or "syscalls" or "allocate") || !int.TryParse(args[1], out var ms) || ms < 0)
         {
-            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|pause|stall MS | doctor N | spin US | thread-spin US | exit-after N | syscalls N [--port N ...]");
+            Console.Error.WriteLine("MisbehavingService: usage: MisbehavingService delay|block|pause|stall MS | doctor N | spin US | thread-spin US | exit-after N | syscalls N | allocate N [--port N ...]");
             return Task.FromResult(2);
         }
         var spin = args[0] == "spin";
@@ -59,6 +60,12 @@ public static class Program
         var stall = args[0] == "stall";
         var exitAfter = args[0] == "exit-after";
         var syscalls = args[0] == "syscalls";
+        var allocate = args[0] == "allocate";
+        if (allocate && (ms < ManagedWork.ArrayHeader || ms % 8 != 0))
+        {
+            Console.Error.WriteLine($"MisbehavingService: allocate N: N must be a multiple of 8 of at least {ManagedWork.ArrayHeader} (an array's header)");
+            return Task.FromResult(2);
+        }
         var answered = 0;
         var jsonAnswers = 0;
         long pauseFrom = long.MaxValue, pauseUntil = long.MaxValue; // Stopwatch timestamps
@@ -100,6 +107,7 @@ public static class Program
                         await Task.Delay(System.Diagnostics.Stopwatch.GetElapsedTime(now, Interlocked.Read(ref pauseUntil)));
                 }
                 else if (syscalls) KernelWork.Calls(ms);
+                else if (allocate) ManagedWork.Allocate(ms);
                 else if (spin) CostlyWork.SpinFor(spinTicks);
                 else if (threadSpin)
                 {
@@ -159,6 +167,22 @@ public static class KernelWork
     public static void Calls(int n)
     {
         for (var i = 0; i < n; i++) GetParentPid();
+    }
+}
+
+/// <summary>The allocation of `allocate N`: N bytes on the managed heap a request, in one array that escapes (so no compiler may keep it off the heap).</summary>
+public static class ManagedWork
+{
+    /// <summary>A byte array's header on a 64-bit runtime: method table, object header and length; its elements follow, the whole rounded up to 8.</summary>
+    public const int ArrayHeader = 24;
+
+    private static byte[]? _last;
+
+    public static void Allocate(int bytes)
+    {
+        var array = new byte[bytes - ArrayHeader];
+        array[0] = 1;
+        Volatile.Write(ref _last, array);
     }
 }
 

@@ -26,28 +26,9 @@ public sealed class InstructionVerdictTests
                 new CpuCounterWindow(new Dictionary<string, double> { ["instructionsUser"] = 0.8 * i * rps, ["instructionsKernel"] = 0.2 * i * rps, ["cycles"] = i * rps }, false))
             : ResultsTests.Window(rps, serverCpu: cores)) with { Launch = launch };
 
-    private static CellResult Cell(string target, params Measurement[] repeats)
-    {
-        var template = ResultsTests.Sample().Cells[0];
-        var rates = repeats.Select(r => r.RequestsPerSecond).ToList();
-        return template with
-        {
-            Key = template.Key with { Target = target, Endpoint = "echo-post", SizeBytes = 500 },
-            Repeats = repeats, Summary = CellMeasurer.MedianRepeat(repeats), RpsMin = rates.Min(), RpsMax = rates.Max(), Flags = new List<string>(),
-        };
-    }
+    private static CellResult Cell(string target, params Measurement[] repeats) => InjectedRun.Cell(target, "echo-post", 500, repeats);
 
-    private static RunResult Run(CellResult wcf, CellResult webapi)
-    {
-        var sample = ResultsTests.Sample();
-        var run = sample with
-        {
-            Spec = sample.Spec with { BaselineTarget = "webapi-selfhost", Targets = new[] { "wcf-classic", "webapi-selfhost" } },
-            Targets = new[] { VerdictTests.WcfClassic, VerdictTests.WebApiSelfhost },
-            Cells = new[] { wcf, webapi },
-        };
-        return run with { Verdicts = PairVerdicts.Build(run) };
-    }
+    private static RunResult Run(CellResult wcf, CellResult webapi) => InjectedRun.Pair(VerdictTests.WcfClassic, VerdictTests.WebApiSelfhost, wcf, webapi);
 
     /// <summary>Five launches a side at 1000 req/s, nothing counted: the measured run a pass adds its figures to.</summary>
     internal static RunResult Plain() => Run(

@@ -22,33 +22,10 @@ public sealed class SystemCallVerdictTests
             ? CellMeasurer.WithCounts(ResultsTests.Window(rps), new CpuCounterWindow(new Dictionary<string, double> { ["systemCalls"] = n * rps }, false))
             : ResultsTests.Window(rps)) with { Launch = launch };
 
-    private static CellResult Cell(string target, params Measurement[] repeats)
-    {
-        var template = ResultsTests.Sample().Cells[0];
-        var rates = repeats.Select(r => r.RequestsPerSecond).ToList();
-        return template with
-        {
-            Key = template.Key with { Target = target, Endpoint = "time", SizeBytes = 0 },
-            Repeats = repeats, Summary = CellMeasurer.MedianRepeat(repeats), RpsMin = rates.Min(), RpsMax = rates.Max(), Flags = new List<string>(),
-        };
-    }
-
     /// <summary>Five launches a side, req/s wobbling 1% as launches do; wcf-classic <paramref name="extra"/> more system calls a request than webapi-selfhost's 33.</summary>
-    private static RunResult Run(double? extra)
-    {
-        var sample = ResultsTests.Sample();
-        var run = sample with
-        {
-            Spec = sample.Spec with { BaselineTarget = "webapi-selfhost", Targets = new[] { "wcf-classic", "webapi-selfhost" } },
-            Targets = new[] { VerdictTests.WcfClassic, VerdictTests.WebApiSelfhost },
-            Cells = new[]
-            {
-                Cell("wcf-classic", Enumerable.Range(0, 5).Select(l => W(l, 1000 * (1 + 0.01 * l), extra is double e ? 33 * (1 + 0.01 * (l % 2)) + e : null)).ToArray()),
-                Cell("webapi-selfhost", Enumerable.Range(0, 5).Select(l => W(l, 1000 * (1 + 0.01 * ((l + 2) % 5)), extra is null ? null : 33 * (1 + 0.01 * (l % 3)))).ToArray()),
-            },
-        };
-        return run with { Verdicts = PairVerdicts.Build(run) };
-    }
+    private static RunResult Run(double? extra) => InjectedRun.Pair(VerdictTests.WcfClassic, VerdictTests.WebApiSelfhost,
+        InjectedRun.Cell("wcf-classic", "time", 0, Enumerable.Range(0, 5).Select(l => W(l, 1000 * (1 + 0.01 * l), extra is double e ? 33 * (1 + 0.01 * (l % 2)) + e : null)).ToArray()),
+        InjectedRun.Cell("webapi-selfhost", "time", 0, Enumerable.Range(0, 5).Select(l => W(l, 1000 * (1 + 0.01 * ((l + 2) % 5)), extra is null ? null : 33 * (1 + 0.01 * (l % 3)))).ToArray()));
 
     [Fact]
     public void A_twin_that_makes_eight_more_system_calls_a_request_is_found_to_make_that_many_more()
