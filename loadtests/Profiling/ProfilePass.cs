@@ -34,8 +34,10 @@ public static class ProfilePass
             progress.Message(unavailable!);
             return new ProfileResult("", unavailable, settings.LayersFile, settings.Layers, Array.Empty<ProfiledCell>()) { Baseline = targets.BaselineTarget };
         }
-        var description = sampler.Describe(settings.Duration.TotalSeconds) + "; " + ProfileEnvironment.Description;
+        var (tracer, untraced) = SystemCallTracer.Find(sampler.Program);
+        var description = sampler.Describe(settings.Duration.TotalSeconds) + "; " + ProfileEnvironment.Description + "; system calls by call: " + (tracer?.Describe ?? untraced);
         progress.Message($"profile: {sampler.Describe(settings.Duration.TotalSeconds)}, each target started afresh with its runtime's JIT map on");
+        if (untraced is not null) progress.Message(untraced);
 
         var plan = new RunPlan(grid, drivers);
         var allotment = grid.Allotments[0];
@@ -75,7 +77,7 @@ public static class ProfilePass
                     }
                     progress.Message($"profile: {target.Plan.Name} {cells[i].Label}");
                     var data = Path.Combine(folder, FileStem(key, cells[i].Plan.SizeLabel) + ".perf.data");
-                    sampled.Add((await SampleAsync(sampler, measurer, driver.Open(session.RequestFor(cells[i], target), key.Concurrency, window.KeepAlive, window.RequestTimeout),
+                    sampled.Add((await SampleAsync(sampler, tracer, measurer, driver.Open(session.RequestFor(cells[i], target), key.Concurrency, window.KeepAlive, window.RequestTimeout),
                         target, key, pid, data, cold: i == 0, settings.Duration, cancellationToken), pid, data));
                 }
         }
@@ -97,7 +99,7 @@ public static class ProfilePass
     }
 
     /// <summary>One target's sample of one cell: warmed, then recorded while it carries the load; the window's own cost per request alongside.</summary>
-    private static async Task<ProfiledCell> SampleAsync(SamplingProfiler sampler, CellMeasurer measurer, IDriverSession load, ActiveTarget target, CellKey key,
+    private static async Task<ProfiledCell> SampleAsync(SamplingProfiler sampler, SystemCallTracer? tracer, CellMeasurer measurer, IDriverSession load, ActiveTarget target, CellKey key,
         int pid, string data, bool cold, TimeSpan duration, CancellationToken cancellationToken)
     {
         using (load)
@@ -116,13 +118,27 @@ public static class ProfilePass
                 && CpuCounterWindow.Between(countsBefore, countsAfter).Counts is var counts
                 && counts.TryGetValue(Metrics.InstructionsUser.Id, out var user) && counts.TryGetValue(Metrics.InstructionsKernel.Id, out var kernel))
                 instructions = (user + kernel) / served;
-            return new ProfiledCell(key, failure is null ? null : "not profiled: " + failure)
+            var cell = new ProfiledCell(key, failure is null ? null : "not profiled: " + failure)
             {
                 Seconds = window.ElapsedSeconds, Requests = served,
                 CpuUsPerRequest = cpuAfter - cpuBefore is double cpu && served > 0 ? cpu * 1e6 / served : null,
                 InstructionsPerRequest = instructions,
             };
+            return tracer is null || failure is not null ? cell : await TraceAsync(tracer, load, cell, pid, data + ".trace.txt", duration, cancellationToken);
         }
+    }
+
+    /// <summary>The cell's system calls by call: a second window of the same load, traced, after the sampled one.</summary>
+    private static async Task<ProfiledCell> TraceAsync(SystemCallTracer tracer, IDriverSession load, ProfiledCell cell, int pid, string output, TimeSpan duration,
+        CancellationToken cancellationToken)
+    {
+        using var trace = await tracer.StartAsync(pid, output);
+        var window = await load.RunAsync(duration, cancellationToken);
+        var (totals, failure) = await trace.StopAsync();
+        var served = window.Requests - window.Failed;
+        return totals is null
+            ? cell with { SystemCallsNotTraced = "not traced: " + failure }
+            : cell with { SystemCalls = SystemCallTracer.PerRequest(totals, served), SystemCallRequests = served };
     }
 
     /// <summary>A recording read: its samples folded into layers and frames, the folded stacks and the flame graph written beside it.</summary>

@@ -28,6 +28,9 @@ public sealed record ProfileResult(string Sampler, string? Unavailable, string L
     public ProfiledCell? Of(CellKey cell, string target) => Cells.FirstOrDefault(c => c.Key == cell with { Target = target });
 }
 
+/// <summary>One system call's entries a request, and those of them that returned an error (EAGAIN from a drained socket is one).</summary>
+public sealed record SystemCallCount(string Call, double PerRequest, double ErrorsPerRequest);
+
 /// <summary>
 /// One target's profile of one cell: its samples folded into layers (each sample counted for the leaf-most frame a rule claims)
 /// and its hottest frames (self time), with the cost of a request over the same window to scale the shares by.
@@ -59,6 +62,13 @@ public sealed record ProfiledCell(CellKey Key, string? NotProfiled)
     public IReadOnlyList<FrameShare> Frames { get; init; } = Array.Empty<FrameShare>();
     public string? Folded { get; init; }
     public string? FlameGraph { get; init; }
+
+    /// <summary>The most frequent system calls a request, by call, over the tracing window of the pass (perf trace -s); empty where none was traced.</summary>
+    public IReadOnlyList<SystemCallCount> SystemCalls { get; init; } = Array.Empty<SystemCallCount>();
+    /// <summary>Requests served in the tracing window the <see cref="SystemCalls"/> are divided by.</summary>
+    public long SystemCallRequests { get; init; }
+    /// <summary>Why this cell has no calls by name (the tracer is missing or failed); null where it has them or none was asked.</summary>
+    public string? SystemCallsNotTraced { get; init; }
 
     /// <summary>
     /// The figure a layer's share scales into: the run's measured one where there is one (instructions per request where counted, else

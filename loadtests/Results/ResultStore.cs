@@ -25,6 +25,10 @@ public static class ResultStore
     /// <summary>profile.json of the profile command: the profile alone, in the same shape.</summary>
     public static string Serialize(ProfileResult profile) => JsonSerializer.Serialize(profile, Options);
 
+    /// <summary>A profile.json read back, as <see cref="Serialize(ProfileResult)"/> wrote it.</summary>
+    public static ProfileResult DeserializeProfile(string json) =>
+        JsonSerializer.Deserialize<ProfileResult>(json, Options) ?? throw new JsonException("profile.json holds no profile");
+
     private static RunResult Current(RunResult run) => run with { SchemaVersion = RunResult.CurrentSchemaVersion };
 
     /// <summary>

@@ -93,12 +93,52 @@ public static class ProfileReport
                       $"; flame graph {c.FlameGraph}, folded stacks {c.Folded}");
             lines.Add($"{c.Key.Target}'s hottest frames (self): " + string.Join("; ", c.Frames.Take(5).Select(f => $"{f.Frame} ({f.Layer ?? Measuring.StackLayers.Unattributed}) {Statistics.Format.Share(f.Share)}")));
         }
-        return new[]
+        var sections = new List<ReportSection>
         {
             new ReportSection($"Where the work goes: {CellLabel(cell)}", null, own) { Lines = lines },
             new ReportSection($"On whose behalf: {CellLabel(cell)}", BehalfExplanation, behalf),
         };
+        if (SystemCallSection(profile, cell) is { } calls) sections.Add(calls);
+        return sections;
     }
+
+    public const string SystemCallsExplanation =
+        "Each target's system calls by call, counted by perf trace -s on every thread over a window of the pass's own after the sampled one, " +
+        "divided by the requests served in it; in brackets, those of them that returned an error (EAGAIN from a drained socket is one). " +
+        "Tracing slows the server, which can change how many requests one wake-up serves: these say which calls, and the judged system calls " +
+        "per request (counted, untraced, in the measured windows) say how many.";
+
+    /// <summary>Calls down (the most frequent of any target first), targets across, a request each, and the difference from the baseline; null where none was traced.</summary>
+    private static ReportSection? SystemCallSection(ProfileResult profile, CellKey cell)
+    {
+        var cells = profile.Targets.Select(t => profile.Of(cell, t)).Where(c => c is { NotProfiled: null }).Cast<ProfiledCell>().ToList();
+        var traced = cells.Where(c => c.SystemCalls.Count > 0).ToList();
+        var lines = cells.Where(c => c.SystemCallsNotTraced is not null).Select(c => $"{c.Key.Target}: {c.SystemCallsNotTraced}").ToList();
+        if (traced.Count == 0) return lines.Count == 0 ? null : new ReportSection($"System calls by call: {CellLabel(cell)}") { Lines = lines };
+        var baseline = traced.FirstOrDefault(c => c.Key.Target == profile.Baseline);
+        var others = traced.Where(c => c != baseline).ToList();
+        var calls = traced.SelectMany(c => c.SystemCalls.Take(Profiling.SystemCallTracer.TopCalls)).GroupBy(c => c.Call)
+            .OrderByDescending(g => g.Max(c => c.PerRequest)).Select(g => g.Key).ToList();
+        // Every call a target made is kept: one outside its own top calls is a count (zero where it never made it), not an unknown.
+        static SystemCallCount Of(ProfiledCell c, string call) => c.SystemCalls.FirstOrDefault(s => s.Call == call) ?? new SystemCallCount(call, 0, 0);
+        static string Show(double v) => v.ToString(v >= 10 ? "0.0" : v >= 0.01 || v == 0 ? "0.00" : "0.000", CultureInfo.InvariantCulture);
+        var header = new List<string> { "call" };
+        header.AddRange(traced.Select(c => $"{c.Key.Target} a request (errors)"));
+        if (baseline is not null) header.AddRange(others.Select(o => $"{o.Key.Target} - {baseline.Key.Target}"));
+        var rows = calls.Select(call =>
+        {
+            var row = new List<string> { call };
+            row.AddRange(traced.Select(c => $"{Show(Of(c, call).PerRequest)} ({Show(Of(c, call).ErrorsPerRequest)})"));
+            if (baseline is not null)
+                row.AddRange(others.Select(o => (Of(o, call).PerRequest - Of(baseline, call).PerRequest) is var d ? (d >= 0 ? "+" : "-") + Show(Math.Abs(d)) : ""));
+            return (IReadOnlyList<string>)row;
+        }).ToList();
+        lines.AddRange(traced.Select(c => $"{c.Key.Target}: {c.SystemCallRequests:N0} requests in the tracing window; {SystemCallsCounted(c)}"));
+        return new ReportSection($"System calls by call: {CellLabel(cell)}", SystemCallsExplanation, new TextTable(header, rows)) { Lines = lines };
+    }
+
+    private static string SystemCallsCounted(ProfiledCell c) =>
+        $"{c.SystemCalls.Count} different calls, {c.SystemCalls.Sum(s => s.PerRequest).ToString("0.0", CultureInfo.InvariantCulture)} a request in all";
 
     /// <summary>Layers down, targets across (cost a request and share), then each other target's difference from the baseline; null where no target was profiled.</summary>
     private static TextTable? Table(IReadOnlyList<ProfiledCell> shown, ProfiledCell? baseline, string? unit, IReadOnlyList<string> layers, Func<ProfiledCell, string, double> share)
