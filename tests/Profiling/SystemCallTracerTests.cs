@@ -48,7 +48,7 @@ public sealed class SystemCallTracerTests : IDisposable
         ProfiledCell Traced(string target, params SystemCallCount[] calls) => new(cell with { Target = target }, null) { SystemCalls = calls, SystemCallRequests = 1000 };
         var profile = new ProfileResult("perf", null, "profile-layers.json", Array.Empty<LayerRule>(), new[]
         {
-            Traced("kestrel", new SystemCallCount("recvfrom", 2, 1), new SystemCallCount("sendto", 1, 0)),
+            Traced("kestrel", new SystemCallCount("recvfrom", 2, 1), new SystemCallCount("sendto", 1, 0), new SystemCallCount("futex", 0.009, 0)),
             Traced("twin", new SystemCallCount("getppid", 50, 0), new SystemCallCount("recvfrom", 2, 1), new SystemCallCount("sendto", 1.04, 0)),
             new ProfiledCell(cell with { Target = "other" }, null) { SystemCallsNotTraced = "not traced: perf trace failed (exit 1): no permission" },
         }) { Baseline = "kestrel" };
@@ -60,6 +60,7 @@ public sealed class SystemCallTracerTests : IDisposable
         Assert.Equal(new[] { "sendto", "1.00 (0.00)", "1.04 (0.00)", "+0.04" }, rows[2]);
         Assert.Contains("other: not traced: perf trace failed (exit 1): no permission", section.Lines);
         Assert.Contains("twin: 1,000 requests in the tracing window; 3 different calls, 53.0 a request in all", section.Lines);
+        Assert.Contains("kestrel: 1,000 requests in the tracing window; 3 different calls, 3.0 a request in all; 1 of them under one in a hundred requests each, not shown", section.Lines);
     }
 
     [SkippableFact]

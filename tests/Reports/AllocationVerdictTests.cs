@@ -15,16 +15,13 @@ namespace Comparator.Tests;
 /// </summary>
 public sealed class AllocationVerdictTests
 {
-    private static readonly TargetInfo Kestrel = new("kestrel", "bare request delegate", ".NET 10", "Kestrel", "http://127.0.0.1:1", false, true, null);
-    private static readonly TargetInfo AspNetCore = new("aspnetcore", "ASP.NET Core controllers", ".NET 10", "Kestrel", "http://127.0.0.1:2", false, true, null);
-
     /// <summary>One launch's window at <paramref name="rps"/> for a second, <paramref name="perRequest"/> bytes allocated a request (null: not read).</summary>
     private static Measurement W(int launch, double rps, double? perRequest) =>
         TargetRuntimeCounters.WithCollector(ResultsTests.Window(rps), perRequest is double b ? new CollectorWork((long)(b * rps), (int)(rps / 100)) : null)
             with { Launch = launch };
 
     /// <summary>Five launches a side, req/s wobbling 1% as launches do; aspnetcore <paramref name="extra"/> more bytes a request than kestrel's 2,900.</summary>
-    private static RunResult Run(double? extra) => InjectedRun.Pair(AspNetCore, Kestrel,
+    private static RunResult Run(double? extra) => InjectedRun.Pair(VerdictTests.AspNetCore, VerdictTests.Kestrel,
         InjectedRun.Cell("aspnetcore", "json", 0, Enumerable.Range(0, 5).Select(l => W(l, 1000 * (1 + 0.01 * l), extra is double e ? 2900 * (1 + 0.001 * (l % 2)) + e : null)).ToArray()),
         InjectedRun.Cell("kestrel", "json", 0, Enumerable.Range(0, 5).Select(l => W(l, 1000 * (1 + 0.01 * ((l + 2) % 5)), extra is null ? null : 2900 * (1 + 0.001 * (l % 3)))).ToArray()));
 

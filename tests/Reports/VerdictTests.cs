@@ -15,6 +15,8 @@ namespace Comparator.Tests;
 public sealed class VerdictTests
 {
     internal static readonly TargetInfo WebApiSelfhost = new("webapi-selfhost", "Web API 2", "Mono 6.8", "Mono HttpListener", "http://127.0.0.1:1", false, true, null);
+    internal static readonly TargetInfo Kestrel = new("kestrel", "bare request delegate", ".NET 10", "Kestrel", "http://127.0.0.1:3", false, true, null);
+    internal static readonly TargetInfo AspNetCore = new("aspnetcore", "ASP.NET Core controllers", ".NET 10", "Kestrel", "http://127.0.0.1:4", false, true, null);
     internal static readonly TargetInfo WcfClassic = new("wcf-classic", "classic WCF", "Mono 6.8", "Mono HttpListener via the project's WCF transport", "http://127.0.0.1:2", false, true, null);
     private static readonly TargetInfo CoreWcf = new("wcf", "CoreWCF", ".NET 10", "Kestrel", "http://127.0.0.1:3", false, true, null);
     private static readonly TargetInfo WebApiKestrel = new("webapi-kestrel", "Web API 2 on Kestrel", ".NET 10", "Kestrel", "http://127.0.0.1:4", false, true, null);

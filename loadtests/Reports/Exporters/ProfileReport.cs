@@ -117,8 +117,9 @@ public static class ProfileReport
         if (traced.Count == 0) return lines.Count == 0 ? null : new ReportSection($"System calls by call: {CellLabel(cell)}") { Lines = lines };
         var baseline = traced.FirstOrDefault(c => c.Key.Target == profile.Baseline);
         var others = traced.Where(c => c != baseline).ToList();
+        // Each target's most frequent calls, but none that no target makes once in a hundred requests (the start-up's and the timers' calls).
         var calls = traced.SelectMany(c => c.SystemCalls.Take(Profiling.SystemCallTracer.TopCalls)).GroupBy(c => c.Call)
-            .OrderByDescending(g => g.Max(c => c.PerRequest)).Select(g => g.Key).ToList();
+            .Where(g => g.Max(c => c.PerRequest) >= RareCall).OrderByDescending(g => g.Max(c => c.PerRequest)).Select(g => g.Key).ToList();
         // Every call a target made is kept: one outside its own top calls is a count (zero where it never made it), not an unknown.
         static SystemCallCount Of(ProfiledCell c, string call) => c.SystemCalls.FirstOrDefault(s => s.Call == call) ?? new SystemCallCount(call, 0, 0);
         static string Show(double v) => v.ToString(v >= 10 ? "0.0" : v >= 0.01 || v == 0 ? "0.00" : "0.000", CultureInfo.InvariantCulture);
@@ -137,8 +138,12 @@ public static class ProfileReport
         return new ReportSection($"System calls by call: {CellLabel(cell)}", SystemCallsExplanation, new TextTable(header, rows)) { Lines = lines };
     }
 
+    /// <summary>Calls a request under which no target's call gets a row of its own.</summary>
+    public const double RareCall = 0.01;
+
     private static string SystemCallsCounted(ProfiledCell c) =>
-        $"{c.SystemCalls.Count} different calls, {c.SystemCalls.Sum(s => s.PerRequest).ToString("0.0", CultureInfo.InvariantCulture)} a request in all";
+        $"{c.SystemCalls.Count} different calls, {c.SystemCalls.Sum(s => s.PerRequest).ToString("0.0", CultureInfo.InvariantCulture)} a request in all" +
+        (c.SystemCalls.Count(s => s.PerRequest < RareCall) is var rare and > 0 ? $"; {rare} of them under one in a hundred requests each, not shown" : "");
 
     /// <summary>Layers down, targets across (cost a request and share), then each other target's difference from the baseline; null where no target was profiled.</summary>
     private static TextTable? Table(IReadOnlyList<ProfiledCell> shown, ProfiledCell? baseline, string? unit, IReadOnlyList<string> layers, Func<ProfiledCell, string, double> share)

@@ -12,7 +12,7 @@ namespace Comparator.Reports.Text;
 /// verdicts through one template per outcome, worded by the figure's descriptor (<see cref="Judging"/>), and every number is the
 /// verdict's own, never judged again here.
 /// </summary>
-public static class Answer
+public static partial class Answer
 {
     public static IReadOnlyList<string> Sentences(RunResult run) => Paragraphs(run).SelectMany(p => p).ToList();
 
@@ -53,7 +53,7 @@ public static class Answer
                   $"anywhere in {Intervals(unsettled)}, so neither leads by more than {Format.Percent(rule.MinEffect)} and neither is shown the same within {Format.Percent(rule.Equivalence)}. " +
                   Settle(run, unsettled, rule)
                 : $"Nothing is judged between {other} and {baseline}: {Unjudged(run, unjudged)}.";
-            foreach (var sentence in Others(run, other, baseline)) yield return sentence;
+            foreach (var sentence in Others(run, other, baseline).Concat(KindsOfWork(run, other, baseline))) yield return sentence;
             yield break;
         }
         foreach (var byLeader in leads.GroupBy(v => v.Leader!))
@@ -71,7 +71,7 @@ public static class Answer
             yield return $"At {Where(run, unsettled)} nothing is settled: {other}/{baseline} could lie anywhere in {Intervals(unsettled)}. {Settle(run, unsettled, rule)}";
         if (unjudged.Count > 0)
             yield return $"Not judged: {Unjudged(run, unjudged)}.";
-        foreach (var sentence in Others(run, other, baseline)) yield return sentence;
+        foreach (var sentence in Others(run, other, baseline).Concat(KindsOfWork(run, other, baseline))) yield return sentence;
     }
 
     /// <summary>
