@@ -18,9 +18,6 @@ namespace Comparator.Profiling;
 /// </summary>
 public sealed partial class SystemCallTracer
 {
-    /// <summary>How many calls, by count, each target brings into a cell's table (every call is kept, so a difference is known where a call is not in a table).</summary>
-    public const int TopCalls = 10;
-
     private SystemCallTracer(string program) => Program = program;
 
     public string Program { get; }

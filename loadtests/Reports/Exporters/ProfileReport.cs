@@ -118,7 +118,7 @@ public static class ProfileReport
         var baseline = traced.FirstOrDefault(c => c.Key.Target == profile.Baseline);
         var others = traced.Where(c => c != baseline).ToList();
         // Each target's most frequent calls, but none that no target makes once in a hundred requests (the start-up's and the timers' calls).
-        var calls = traced.SelectMany(c => c.SystemCalls.Take(Profiling.SystemCallTracer.TopCalls)).GroupBy(c => c.Call)
+        var calls = traced.SelectMany(c => c.SystemCalls.Take(TopCalls)).GroupBy(c => c.Call)
             .Where(g => g.Max(c => c.PerRequest) >= RareCall).OrderByDescending(g => g.Max(c => c.PerRequest)).Select(g => g.Key).ToList();
         // Every call a target made is kept: one outside its own top calls is a count (zero where it never made it), not an unknown.
         static SystemCallCount Of(ProfiledCell c, string call) => c.SystemCalls.FirstOrDefault(s => s.Call == call) ?? new SystemCallCount(call, 0, 0);
@@ -137,6 +137,9 @@ public static class ProfileReport
         lines.AddRange(traced.Select(c => $"{c.Key.Target}: {c.SystemCallRequests:N0} requests in the tracing window; {SystemCallsCounted(c)}"));
         return new ReportSection($"System calls by call: {CellLabel(cell)}", SystemCallsExplanation, new TextTable(header, rows)) { Lines = lines };
     }
+
+    /// <summary>How many calls, by count, each target brings into a cell's table (every call is kept, so a difference is known where a call is not in a table).</summary>
+    public const int TopCalls = 10;
 
     /// <summary>Calls a request under which no target's call gets a row of its own.</summary>
     public const double RareCall = 0.01;
