@@ -60,9 +60,8 @@ public static class CalibrateCommand
             var aa = options with { Targets = options.Targets.Pair(a, b), Judging = options.Judging with { CompareTo = null } };
             Console.WriteLine($"calibrate {plan.Name}: {b.Name} against {a.Name}, {aa.Judging.Launches} launch(es), {aa.CellsPerLaunch / 2} cells");
             // The simulated pass (--counters simulated) is calibrated as it runs: after the measured windows, in launches of its own.
-            var (report, directory) = await JournaledRun.MeasureAsync(options.Output.OutDirectory, async (journal, runDirectory) =>
-                await RunCommand.SimulatedAsync(await new RunOrchestrator(aa, drivers, launcher, new LineProgress(), Comparator.Comparing.PairVerdicts.Build)
-                    .RunAsync(stop.Token, journal), aa, drivers, layout, runDirectory, new LineProgress(), stop.Token));
+            var (report, directory) = await JournaledRun.MeasureAsync(options.Output.OutDirectory, (journal, runDirectory) =>
+                RunPasses.RunAsync(aa, drivers, launcher, layout, journal, runDirectory, new LineProgress(), stop.Token));
             var run = report.Run;
 
             // Every judged figure at every cell it is judged at, as the run's own verdicts say; a figure this machine could not read (no counters)

@@ -90,8 +90,10 @@ public static class RunCommand
                 "Unless off, each target's system calls are counted too (the kernel's raw_syscalls tracepoint, no PMU needed) and judged per request. " +
                 "Where a machine cannot count, one line says why and the run goes on. Default: auto (hardware where the CPU counts; where it does not, the simulated pass, " +
                 "unless the run claims nothing: --quick or --launches 1)."),
-            CommandLine.One("--simulated-launches", "N", "How many launches the simulated pass takes (2 to 20), each target started afresh under the simulator in each. " +
-                "Default: 3, which settles a gap of about 10% in simulated instructions; a gap of a few percent needs more (docs/method.md)."),
+            CommandLine.One("--simulated-launches", "N", "A fixed count of launches for the simulated pass (2 to 20), each target started afresh under the simulator in each, " +
+                "judged once at the end. Default: none: 3 launches, then launches added to the cells whose simulated judgment is not settled, within --simulated-budget."),
+            CommandLine.One("--simulated-budget", "DURATION", "How long the simulated pass may run, starts included, before it adds no more launches to unsettled cells " +
+                "(its first 3 launches always run; 0 adds none). Default: 4m, so a default run stays within 10 minutes (docs/method.md)."),
             CommandLine.One("--steady-bound", "DURATION", "How much longer a .NET target's warm-up may go on while its runtime still compiles (tiered JIT); " +
                 "a window measured before it stopped is marked. 0 turns the wait off. Default: 20s."),
             CommandLine.Flag("--duet", "Measure every target of a cell in the same windows, side by side (duet measurement), instead of in turn: " +
@@ -135,13 +137,9 @@ public static class RunCommand
             progress.Message($"run: warning: --budget {judging.BudgetSeconds:0}s buys fewer than {first.FirstLook} launches of every cell " +
                              $"({options.LaunchLoadSeconds(options.CellsPerLaunch):0} s each), and the rule first judges at {first.FirstLook}: no cell will be settled");
         var launcher = new TargetLauncher(layout, cpuList: cells.Pin?.ServerCpus, ports: options.Targets.Ports, cpuCounters: options.Window.CpuCounting.Set);
-        var (report, directory) = await JournaledRun.MeasureAsync(options.Output.OutDirectory, async (journal, runDirectory) =>
-        {
-            Task<RunResult> Run(IRunProgress p) => new RunOrchestrator(options, drivers, launcher, p, Comparator.Comparing.PairVerdicts.Build).RunAsync(stop.Token, journal);
-            var measured = await (SpectreProgress.Usable ? SpectreProgress.RunAsync(options.CellsPerLaunch * judging.Launches, Run) : Run(progress));
-            var profiled = await ProfiledAsync(measured, options, drivers, layout, journal, runDirectory, progress, stop.Token);
-            return await SimulatedAsync(profiled, options, drivers, layout, runDirectory, progress, stop.Token);
-        });
+        var (report, directory) = await JournaledRun.MeasureAsync(options.Output.OutDirectory, (journal, runDirectory) =>
+            RunPasses.RunAsync(options, drivers, launcher, layout, journal, runDirectory, progress, stop.Token,
+                run => SpectreProgress.Usable ? SpectreProgress.RunAsync(options.CellsPerLaunch * judging.Launches, run) : run(progress)));
 
         var run = report.Run;
         var verbose = reader.Defines("--verbose") && reader.Flag("--verbose");
@@ -176,35 +174,6 @@ public static class RunCommand
         PrintVerdict(report, directory, verbose);
         CiOutputs.Write(reader, diff, markdown, DiffCommand.ExitCode(diff));
         return DiffCommand.ExitCode(diff);
-    }
-
-    /// <summary>
-    /// The run with its profile pass (--profile), taken after the run's end and journaled after it: the measured windows are
-    /// the same with and without it. A run stopped by the user is not profiled.
-    /// </summary>
-    public static async Task<RunResult> ProfiledAsync(RunResult run, RunOptions options, IReadOnlyList<Drivers.ILoadDriver> drivers, BuildLayout layout,
-        RunJournal journal, string directory, IRunProgress progress, CancellationToken cancellationToken)
-    {
-        if (options.Output.Profile is not ProfileSettings settings || cancellationToken.IsCancellationRequested) return run;
-        var profile = Profiling.ProfilePass.WithMeasured(await Profiling.ProfilePass.RunAsync(options.Targets, options.Cells, options.Window, settings, drivers, layout,
-            directory, progress, cancellationToken), run);
-        journal.Append(new JournalEntry(JournalEntry.IsProfile, DateTimeOffset.UtcNow) { Profile = profile });
-        return run with { Profile = profile };
-    }
-
-    /// <summary>
-    /// The run with its simulated pass (--counters simulated or both), taken after the measured windows and the profile, its windows
-    /// on their cells and every verdict judged again with them (the same rule). A run stopped by the user is not simulated.
-    /// </summary>
-    public static async Task<RunResult> SimulatedAsync(RunResult run, RunOptions options, IReadOnlyList<Drivers.ILoadDriver> drivers, BuildLayout layout,
-        string directory, IRunProgress progress, CancellationToken cancellationToken)
-    {
-        if (options.Output.Simulation is not SimulationSettings settings || cancellationToken.IsCancellationRequested) return run;
-        var simulated = await Simulating.SimulationPass.RunAsync(options.Targets, options.Cells, options.Window, settings, drivers, layout, directory, progress,
-            cancellationToken);
-        foreach (var failure in simulated.Failures) progress.Message("simulate: " + failure);
-        var merged = Simulating.SimulationPass.Merge(run, simulated);
-        return merged with { Verdicts = Comparator.Comparing.PairVerdicts.Build(merged) };
     }
 
     /// <summary>The verdict (who leads, by how much, at what cost, what the figures cannot say), then the answer in a reviewer's words and where the report is: the last lines a run prints.</summary>

@@ -139,19 +139,26 @@ public static class RunOptionsParser
     }.Validate().OrUsage();
 
     /// <summary>
-    /// The simulated pass's settings when the run has it (--counters), with --simulated-launches if given: a gap of a few percent needs more
-    /// launches than the default 3 (docs/method.md, "The smallest gap a default run settles"). Given for a run without the pass, it is refused.
+    /// The simulated pass's settings when the run has it (--counters): by default three launches, then launches added to the cells not yet
+    /// settled within --simulated-budget; --simulated-launches N a fixed count instead, looked at once. Either given for a run without the
+    /// pass is refused, and so are both together.
     /// </summary>
     private static SimulationSettings? Simulation(ArgumentReader a, bool quick)
     {
         var on = Counters(a).Simulated || AutoSimulates(a, quick);
-        if (Optional(a, "--simulated-launches") is not string raw) return on ? SimulationSettings.Default : null;
+        var (fixedRaw, budgetRaw) = (Optional(a, "--simulated-launches"), Optional(a, "--simulated-budget"));
+        if (fixedRaw is null && budgetRaw is null) return on ? SimulationSettings.Default : null;
+        var given = fixedRaw is not null ? "--simulated-launches" : "--simulated-budget";
         if (!on)
-            throw new UsageException($"{a.CommandName}: --simulated-launches sets the simulated pass's launches, and this run has no simulated pass " +
+            throw new UsageException($"{a.CommandName}: {given} shapes the simulated pass, and this run has no simulated pass " +
                 "(--counters hardware or off, or auto on a CPU that counts, --quick or --launches 1); add --counters simulated");
-        var launches = PositiveInt("--simulated-launches", raw, SimulationSettings.MaxLaunches, a.CommandName);
-        return launches >= 2 ? SimulationSettings.Default with { Launches = launches }
-            : throw new UsageException($"{a.CommandName}: --simulated-launches takes 2 to {SimulationSettings.MaxLaunches}: one launch gives no spread to judge, not '{raw}'");
+        if (fixedRaw is not null && budgetRaw is not null)
+            throw new UsageException($"{a.CommandName}: --simulated-launches N is a fixed count; --simulated-budget shapes the launches added until cells settle: use one or the other");
+        if (budgetRaw is not null)
+            return SimulationSettings.Default with { Budget = Duration("--simulated-budget", budgetRaw, allowZero: true, a.CommandName) };
+        var launches = PositiveInt("--simulated-launches", fixedRaw!, SimulationSettings.MaxFixedLaunches, a.CommandName);
+        return launches >= 2 ? SimulationSettings.Default with { Launches = launches, Sequential = false }
+            : throw new UsageException($"{a.CommandName}: --simulated-launches takes 2 to {SimulationSettings.MaxFixedLaunches}: one launch gives no spread to judge, not '{fixedRaw}'");
     }
 
     /// <summary>

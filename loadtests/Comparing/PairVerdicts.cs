@@ -50,6 +50,10 @@ public static class PairVerdicts
         spec.EquivalencePercent is double e ? e / 100 : LeadRule.DefaultEquivalence,
         spec.Sequential is SequentialSpec q ? new SequentialDesign(q.FirstLook, q.MaxLaunches) : null);
 
+    /// <summary>The simulated pass's own sequential design, where it added launches until settled; null where it ran a fixed count.</summary>
+    public static SequentialDesign? SimulatedDesignOf(RunSpec spec) =>
+        spec.SimulatedSequential is SequentialSpec q ? new SequentialDesign(q.FirstLook, q.MaxLaunches) : null;
+
     /// <summary>What a verdict says in a table cell: "X leads", "X leads, within ±5%", "equivalent", "not settled", or why none.</summary>
     public static string Said(this CellVerdict v) =>
         v.Leader is string leader ? leader + " leads" + (v.WithinMargin ? " (by less than the margin)" : "")
@@ -73,7 +77,7 @@ public static class PairVerdicts
                 var a = cells.FirstOrDefault(c => c.Key == b.Key with { Target = baseline });
                 foreach (var metric in Metrics.VerdictFigures(fixedRate))
                     if (!metric.Judging!.WhereRead || Read(metric, a) || Read(metric, b))
-                        verdicts.Add(Decide(rule, metric, baseline, a, b));
+                        verdicts.Add(Decide(rule, metric, baseline, a, b, SimulatedDesignOf(run.Spec)));
             }
         }
         return verdicts;
@@ -88,7 +92,8 @@ public static class PairVerdicts
     /// starved pool names no leader (it measured the wait); at a fixed rate a side that did not keep up
     /// (overloaded) was not under the same load.
     /// </summary>
-    public static CellVerdict Decide(LeadRule rule, MetricDescriptor metric, string baseline, CellResult? a, CellResult b)
+    /// <param name="simulatedDesign">how the simulated pass added its launches (<see cref="SimulatedDesignOf"/>); null for a fixed count</param>
+    public static CellVerdict Decide(LeadRule rule, MetricDescriptor metric, string baseline, CellResult? a, CellResult b, SequentialDesign? simulatedDesign = null)
     {
         var key = b.Key;
         var other = key.Target;
@@ -122,9 +127,9 @@ public static class PairVerdicts
             foreach (var (flag, meaning) in PacedBy)
                 if (On(flag) is { Length: > 0 } where) return Verdict(median, $"{flag} on {where}: {meaning}", flag);
 
-        // The simulated pass runs its launches in one go and is looked at once: Student's t at its launch count, not the boundaries of the
-        // measured launches' sequential design (whose first look, at 4 launches, would leave the pass's 3 unjudged).
-        var figureRule = metric.Pass == MetricPass.Simulated ? rule with { Design = null } : rule;
+        // The simulated pass adds launches by a design of its own (its first look at 3 launches, its own horizon and budget), or runs a fixed
+        // count looked at once (Student's t at that count): never the measured launches' design.
+        var figureRule = metric.Pass == MetricPass.Simulated ? rule with { Design = simulatedDesign } : rule;
         var judged = MetricJudge.Compare(figureRule, metric, a.WindowsOf(metric), b.WindowsOf(metric), paired: true);
         if (judged.Interval is not RatioInterval interval) return Verdict(median, judged.WhyNot);
         var j = judged.Judgment!;

@@ -147,6 +147,9 @@ public sealed record RunSpec(
     /// <summary>What the simulated pass counted (valgrind's version and settings), or the one line that says why it did not; null where it was not asked.</summary>
     public string? SimulatedCounters { get; init; }
 
+    /// <summary>How the simulated pass added launches until its cells settled (its own looks, budget and stop); null where it ran a fixed count or none.</summary>
+    public SequentialSpec? SimulatedSequential { get; init; }
+
     /// <summary>What the CPU's counters counted in this run, or the one line that says why they were not (and how to allow them); null in files saved before they were read.</summary>
     public string? CpuCounters { get; init; }
 

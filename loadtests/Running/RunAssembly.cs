@@ -19,6 +19,11 @@ public static class RunAssembly
         var targets = record.Targets.Select(t => record.LaunchFailuresOf(t.Name) is { } f ? t with { LaunchFailures = f.ToList() } : t).ToList();
         var result = new RunResult(record.Start.SchemaVersion, Spec(record), record.Start.StartedAt, finishedAt, partial, targets, record.Checks.ToList(),
             DriverAgreement.Flag(cells));
+        // A simulated pass the journal holds: its windows on their cells, and where it did not reach its end, the line says so.
+        if (record.SimulatedLine is string line)
+            result = SimulatedMerge.Merge(result, record.SimulatedWindows, record.SimulatedEnded ? line
+                : $"{line}; the pass did not reach its end (rebuilt from the journal with the {record.SimulatedWindows.Values.Sum(w => w.Count)} simulated window(s) it had counted)",
+                record.SimulatedSequential);
         return result with { Verdicts = judge(result), Profile = record.Profile };
     }
 

@@ -33,27 +33,46 @@ public sealed record ProfileSettings(TimeSpan Duration, IReadOnlyList<LayerRule>
 }
 
 /// <summary>
-/// What the simulated pass runs: its launches (each target started afresh under the simulator in each), per closed-loop cell a warm-up
-/// (<paramref name="FirstWarmup"/> for a launch's first cell, which compiles the common path; <paramref name="CellWarmup"/> after) and rounds of
-/// windows, and how many connections carry a simulated window's load.
+/// What the simulated pass runs: its launches (each target started afresh under the simulator in each), per closed-loop cell a warm-up on
+/// valgrind's bare translation before counting is turned on (<paramref name="Warmup"/>, <paramref name="FirstWarmup"/> for a launch's first
+/// cell, which compiles the common path), then a counted window that is not read (<paramref name="Discard"/>), then rounds of windows, and
+/// how many connections carry a simulated window's load.
 /// </summary>
-public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, TimeSpan CellWarmup, TimeSpan Window, int Rounds, int Connections)
+/// <param name="Launches">the launches of the first look; with <see cref="Sequential"/> off, the fixed count (--simulated-launches)</param>
+public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, TimeSpan Warmup, TimeSpan Discard, TimeSpan Window, int Rounds, int Connections)
 {
+    // Before Default: static fields are set in the order written, and Default's initializers read these.
+    public static readonly TimeSpan DefaultBudget = TimeSpan.FromMinutes(4);
+    public const int DefaultMaxLaunches = 10;
+
     /// <summary>
     /// Under callgrind a Mono service answers about 250 to 550 requests a second on one connection: a 1.5 s window holds some 400 to 800
     /// requests. One connection, not several: on FixedWorkService at /api/time a window's count per request moved by 1.5-2% on four
     /// connections (spread over the runtime's locks, spinning and thread-pool growth, as contention varied) and by 0.5-1% on one, where
     /// each request takes the same path through the pool. The figure is the work of a request served alone, the way iai-callgrind counts a
     /// call: concurrency's own costs are left to the measured figures. Three windows a cell, so a launch's median leaves out a window that
-    /// took in a burst of other work; three launches, the fewest with which Student's t (two degrees of freedom) puts an A/A pair inside the
-    /// ±5% margin at this spread.
+    /// took in a burst of other work. Three launches before the first look, then launches added to the cells not yet settled
+    /// (<see cref="Sequential"/>), within <see cref="Budget"/>.
     /// </summary>
-    public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(6), TimeSpan.FromSeconds(1.5), TimeSpan.FromSeconds(1.5), 3, 1);
+    public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(3), TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1),
+        TimeSpan.FromSeconds(1.5), 3, 1);
 
-    /// <summary>The most launches --simulated-launches takes: each costs about a minute and a half for the default pair.</summary>
-    public const int MaxLaunches = 20;
+    /// <summary>Launches are added to the cells whose simulated judgment is not settled, looked at after each from <see cref="Launches"/> on; false: a fixed count, looked at once.</summary>
+    public bool Sequential { get; init; } = true;
 
-    /// <summary>A simulated service starts 20 to 50 times slower: Mono's took 15-22 s to its ready line.</summary>
+    /// <summary>The horizon of the sequential design: the launch count its α spending reaches the whole α at.</summary>
+    public int MaxLaunches { get; init; } = DefaultMaxLaunches;
+
+    /// <summary>
+    /// The pass's own time, starts included, beyond which no launch is added (--simulated-budget): its first look's launches always run. Chosen
+    /// so a default run from a fresh machine stays within 10 minutes (docs/method.md, "Simulated instructions").
+    /// </summary>
+    public TimeSpan Budget { get; init; } = DefaultBudget;
+
+    /// <summary>The most launches --simulated-launches takes: each costs about a minute for the default pair.</summary>
+    public const int MaxFixedLaunches = 20;
+
+    /// <summary>A simulated service starts 5 to 50 times slower: Mono's took 6-9 s to its ready line uncounted, 15-33 s counted from its start.</summary>
     public static readonly TimeSpan ReadyTimeout = TimeSpan.FromSeconds(180);
 
     /// <summary>How many times a target is started under the simulator in a launch before it is given up: valgrind's own crash is chance.</summary>

@@ -59,6 +59,14 @@ public sealed class RunRecord
     /// <summary>The profile pass's result, when the run had one (it comes after the run's end).</summary>
     public ProfileResult? Profile { get; private set; }
 
+    /// <summary>The simulated pass as journaled: its line (null where it never began), whether it ended, how it added launches, its windows by cell.</summary>
+    public string? SimulatedLine { get; private set; }
+    public bool SimulatedEnded { get; private set; }
+    public SequentialSpec? SimulatedSequential { get; private set; }
+    public IReadOnlyDictionary<CellKey, IReadOnlyList<Measurement>> SimulatedWindows =>
+        _simulated.ToDictionary(w => w.Key, w => (IReadOnlyList<Measurement>)w.Value);
+    private readonly Dictionary<CellKey, List<Measurement>> _simulated = new();
+
     public IReadOnlyList<string>? LaunchFailuresOf(string target) => _launchFailures.TryGetValue(target, out var list) ? list : null;
     public IReadOnlyList<Measurement>? WindowsOf(CellKey key) => _windows.TryGetValue(key, out var list) ? list : null;
     public (string Reason, string Flag)? MissedOf(CellKey key) => _missed.TryGetValue(key, out var why) ? why : null;
@@ -138,6 +146,11 @@ public sealed class RunRecord
             case JournalEntry.IsLook: _looks.Add(e.Look!); break;
             case JournalEntry.IsEnd: (Partial, Stopped) = (e.Partial, e.Note ?? Stopped); break;
             case JournalEntry.IsProfile: Profile = e.Profile; break;
+            case JournalEntry.IsSimulatedStart: (SimulatedLine, SimulatedSequential) = (e.Note, e.Sequential); break;
+            case JournalEntry.IsSimulatedWindow:
+                (_simulated.TryGetValue(e.Key!, out var counted) ? counted : _simulated[e.Key!] = new List<Measurement>()).Add(e.Window!);
+                break;
+            case JournalEntry.IsSimulatedEnd: (SimulatedLine, SimulatedEnded, SimulatedSequential) = (e.Note, true, e.Sequential); break;
         }
     }
 }

@@ -1,31 +1,34 @@
 using System.IO;
 using System.Threading;
 using System.Threading.Tasks;
+using Comparator.Comparing;
 using Comparator.Drivers;
 using Comparator.Measuring;
+using Comparator.Statistics;
 using Comparator.Results;
 using Comparator.Running;
 using Comparator.Targets;
 
 namespace Comparator.Simulating;
 
-/// <summary>The simulated pass's windows by the measured cell they belong to, and its one line (what was counted, or why nothing was).</summary>
-public sealed record SimulationResult(IReadOnlyDictionary<CellKey, IReadOnlyList<Measurement>> Windows, string Line, IReadOnlyList<string> Failures);
+/// <summary>The simulated pass's windows by the measured cell they belong to, its one line (what was counted, or why nothing was), and how it added launches.</summary>
+public sealed record SimulationResult(IReadOnlyDictionary<CellKey, IReadOnlyList<Measurement>> Windows, string Line, IReadOnlyList<string> Failures,
+    SequentialSpec? Sequential = null);
 
 /// <summary>
 /// The simulated pass: after every measured window and apart from them (as the profile pass), each target started afresh under valgrind's
-/// callgrind in launches of its own, verified, and per closed-loop cell warmed and then counted in windows on one connection, each
-/// bracketed by two dumps taken with no request in flight (a dump writes the counts since the one before and starts the next count at zero). A window's figure is the user-mode instructions of
-/// every thread but those that spent it compiling, per successful request. The targets are simulated side by side, one cell at a time on
-/// all of them at once: a count does not depend on how fast the simulated CPU runs, and the pass takes half the time (the A/A spread of
-/// this arrangement is in docs/method.md). Launches stay the unit of evidence: the verdict pairs the two sides' windows by launch and
-/// round as it pairs measured ones. Fixed-rate cells are not simulated: a simulated server is 50-100 times slower, so no asked rate means
-/// there what it means on the real CPU.
+/// callgrind in launches of its own (<see cref="SimulatedLaunch"/>). A window's figure is the user-mode instructions of every thread but those
+/// that spent it compiling, per successful request. Launches stay the unit of evidence: the verdict pairs the two sides' windows by launch and
+/// round as it pairs measured ones. By default three launches run, then after each launch the cells whose simulated judgment is not settled
+/// get one more, by a sequential design of the pass's own (Lan–DeMets α spending, so every stated rate holds whenever a cell stopped), until
+/// every cell settles, the horizon is reached, or the next launch would not fit the pass's budget. Every window is journaled as it is read,
+/// so a run killed in the pass keeps what it counted. Fixed-rate cells are not simulated: a simulated server is 50-100 times slower, so no
+/// asked rate means there what it means on the real CPU.
 /// </summary>
 public static class SimulationPass
 {
-    public static async Task<SimulationResult> RunAsync(TargetSet targets, CellGrid grid, WindowSettings window, SimulationSettings settings,
-        IReadOnlyList<ILoadDriver> drivers, BuildLayout layout, string directory, IRunProgress progress, CancellationToken cancellationToken)
+    public static async Task<SimulationResult> RunAsync(RunResult measured, TargetSet targets, CellGrid grid, WindowSettings window, SimulationSettings settings,
+        IReadOnlyList<ILoadDriver> drivers, BuildLayout layout, string directory, RunJournal? journal, IRunProgress progress, CancellationToken cancellationToken)
     {
         var empty = new Dictionary<CellKey, IReadOnlyList<Measurement>>();
         var (simulator, line) = await CallgrindSimulator.FindAsync();
@@ -34,9 +37,12 @@ public static class SimulationPass
             progress.Message(line);
             return new SimulationResult(empty, line, Array.Empty<string>());
         }
-        var how = $"{settings.Launches} launches, every target afresh under callgrind in each, side by side; per closed-loop cell " +
-                  $"{Seconds(settings.CellWarmup)} of warm-up ({Seconds(settings.FirstWarmup)} for a launch's first), then {settings.Rounds} windows of " +
-                  $"{Seconds(settings.Window)} on at most {settings.Connections} connection(s)";
+        var design = settings.Sequential ? new SequentialDesign(settings.Launches, settings.MaxLaunches) : null;
+        var how = (design is null ? $"{settings.Launches} launches" : $"{settings.Launches} launches, then launches added to unsettled cells " +
+                      $"({design.Describe()}) within {Seconds(settings.Budget)}") +
+                  $", every target afresh under callgrind in each, side by side; per closed-loop cell {Seconds(settings.Warmup)} of warm-up with counting off " +
+                  $"({Seconds(settings.FirstWarmup)} for a launch's first), then counting on, {Seconds(settings.Discard)} counted and not read, then " +
+                  $"{settings.Rounds} windows of {Seconds(settings.Window)} on at most {settings.Connections} connection(s)";
         progress.Message("simulate: " + how);
         line += "; " + how;
         var failures = new List<string>();
@@ -53,105 +59,80 @@ public static class SimulationPass
         foreach (var other in targets.Plans.Where(t => t.Definition?.Host == HostRuntime.Other))
             failures.Add($"{other.Name}: not simulated: its runtime was not found from its command (neither mono X.exe nor dotnet X.dll), and the simulator counts " +
                          "only the program it starts: a wrapper that starts the service would leave the service uncounted");
-        var plans = targets.Plans.Where(t => t.ExternalUrl is null && t.Definition?.Host == HostRuntime.NetFramework).ToList();
         var plan = new RunPlan(grid, drivers);
         var allotment = grid.Allotments[0];
         var driver = drivers[0];
         var cells = plan.Cells.Where(c => c.Plan.Rate is null && c.Driver == driver && c.Cores == allotment).ToList();
-        var folder = Path.Combine(directory, "simulated");
-        var windows = new Dictionary<CellKey, List<Measurement>>();
         var simulatedWindow = window with { RequestTimeout = TimeSpan.FromSeconds(Math.Max(30, window.RequestTimeout.TotalSeconds)) };
-        for (var launch = 0; launch < settings.Launches && plans.Count > 0 && !cancellationToken.IsCancellationRequested; launch++)
+        var pass = new SimulationContext(simulator, targets, grid, simulatedWindow, settings, plan, driver, layout, directory, progress, failures);
+        SequentialSpec? Spec(int launches, string stopped, IReadOnlyList<LookSpec> looks, double seconds) => design is null ? null
+            : new SequentialSpec(design.FirstLook, design.MaxLaunches, settings.Budget.TotalSeconds, Math.Round(seconds, 1), launches, stopped, looks);
+        journal?.Append(new JournalEntry(JournalEntry.IsSimulatedStart, DateTimeOffset.UtcNow) { Note = line, Sequential = Spec(0, "", Array.Empty<LookSpec>(), 0) });
+
+        var windows = new Dictionary<CellKey, List<Measurement>>();
+        var looks = new List<LookSpec>();
+        var launchTimes = new List<SimulatedLaunchResult>();
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var pending = cells;
+        var stopped = "";
+        var launch = 0;
+        var anySimulable = targets.Plans.Any(SimulatedLaunch.Simulable);
+        for (; anySimulable && !cancellationToken.IsCancellationRequested; launch++)
         {
-            Directory.CreateDirectory(folder);
-            var launcher = new TargetLauncher(layout, SimulationSettings.ReadyTimeout, grid.Pin?.ServerCpus, ports: targets.Ports,
-                environment: CallgrindSimulator.Variables, wrap: (host, arguments) => simulator.Wrap(host, arguments, folder));
-            // The pass's own records: its starts and checks are not the run's; a simulated service's first answers take seconds.
-            LaunchSession Session() => new(new RunContext(targets, grid, simulatedWindow, JudgingPlan.OneLaunch, plan,
-                RunRecord.Begin(RunSpecMapping.Start(targets, grid, simulatedWindow, JudgingPlan.OneLaunch, plan, drivers, DateTimeOffset.UtcNow), journal: null),
-                launcher, progress, (n, u, c, i) => Verification.EndpointVerifier.VerifyAsync(n, u, c, i, SimulationSettings.CheckTimeout)), launch, first: true, allotment);
-            var sessions = new List<LaunchSession>();
-            try
+            if (design is null && launch >= settings.Launches) break;
+            if (design is not null && launch >= design.FirstLook)
             {
-                // Every target starts at once. Valgrind itself sometimes dies at a simulated Mono service's first requests ("VALGRIND
-                // INTERNAL ERROR ... SIGSEGV", one start in three to eight here): a target that did not come up is started again, in a
-                // session of its own, up to SimulationSettings.Starts times.
-                var started = await Task.WhenAll(plans.Select(async target =>
+                // A look: the cells whose simulated judgment is not settled get the next launch, if it fits the budget and the horizon.
+                var unsettled = Unsettled(measured, cells, windows, line, Spec(launch, "", looks, clock.Elapsed.TotalSeconds));
+                looks.Add(new LookSpec(launch, Math.Round(clock.Elapsed.TotalSeconds, 1), cells.Count, cells.Count - unsettled.Count));
+                if (unsettled.Count == 0) { stopped = "every cell settled"; break; }
+                if (launch >= design.MaxLaunches) { stopped = $"the horizon ({design.MaxLaunches} launches)"; break; }
+                var estimate = launchTimes.Average(l => l.StartSeconds) + launchTimes.Average(l => l.CellSeconds) * unsettled.Count;
+                if (clock.Elapsed.TotalSeconds + estimate > settings.Budget.TotalSeconds)
                 {
-                    for (var attempt = 1; attempt <= SimulationSettings.Starts && !cancellationToken.IsCancellationRequested; attempt++)
-                    {
-                        if (attempt > 1) progress.Message($"simulate: {target.Name} did not come up under the simulator; starting it again ({attempt} of {SimulationSettings.Starts})");
-                        var session = Session();
-                        lock (sessions) sessions.Add(session);
-                        await session.StartAsync(new[] { target }, cancellationToken);
-                        if (session.Active.Count > 0) return session.Active.Select(a => (Session: session, Target: a)).ToList();
-                    }
-                    lock (failures) failures.Add($"{target.Name}: not simulated in launch {launch + 1}: it did not come up under the simulator in {SimulationSettings.Starts} starts");
-                    return new List<(LaunchSession Session, ActiveTarget Target)>();
-                }));
-                var active = started.SelectMany(a => a).ToList();
-                var dumps = new System.Collections.Concurrent.ConcurrentDictionary<int, int>(); // dumps written per process so far
-                var first = true;
-                foreach (var cell in cells)
-                {
-                    if (cancellationToken.IsCancellationRequested) break;
-                    progress.Message($"simulate: launch {launch + 1} {cell.Label}: {string.Join(", ", active.Select(a => a.Target.Plan.Name))}");
-                    var warmup = first ? settings.FirstWarmup : settings.CellWarmup;
-                    first = false;
-                    var counted = await Task.WhenAll(active.Select(a => CellAsync(a.Session, a.Target, cell, warmup)));
-                    foreach (var (key, measured) in counted.SelectMany(c => c))
-                        (windows.TryGetValue(key, out var list) ? list : windows[key] = new List<Measurement>()).Add(measured);
+                    stopped = $"the budget ({Seconds(settings.Budget)}: the next launch would take about {estimate:0} s more)";
+                    break;
                 }
-
-                // One target's warm-up and windows of one cell; its windows by the cell's key. A failed dump is named and ends the target's cell.
-                // Every dump is asked between windows, with no request in flight: the driver's window ends when its last answer is in, so
-                // the requests it counts are exactly those the dump's instructions served. vgdb reaches an idle simulated process in about
-                // 0.2 s; the wake-up connections (CallgrindSimulator) are a fallback where it cannot. Dumps asked under load fell a variable
-                // moment after the window's edge, and the requests served in that moment counted in one window and worked in the other.
-                async Task<List<(CellKey, Measurement)>> CellAsync(LaunchSession owner, ActiveTarget target, PlannedCell cell, TimeSpan warmup)
-                {
-                    var list = new List<(CellKey, Measurement)>();
-                    if (target.Running?.ProcessId is not int pid) return list;
-                    var key = cell.Plan.For(target.Plan.Name, null);
-                    using var load = driver.Open(owner.RequestFor(cell, target), Math.Min(key.Concurrency, settings.Connections), window.KeepAlive,
-                        simulatedWindow.RequestTimeout);
-                    await load.RunAsync(warmup, cancellationToken);
-                    // The warm-up's counts are dumped, as the first window starts, and left unread.
-                    if (!await DumpAsync()) return list;
-                    for (var round = 0; round < settings.Rounds && !cancellationToken.IsCancellationRequested; round++)
-                    {
-                        var served = await load.RunAsync(settings.Window, cancellationToken);
-                        if (!await DumpAsync()) break;
-                        var threads = CallgrindDump.Read(folder, $"{CallgrindSimulator.Stem}.{pid}", dumps[pid]);
-                        list.Add((key, Window(served, threads) with { Launch = launch, Round = round }));
-                    }
-                    return list;
-
-                    async Task<bool> DumpAsync()
-                    {
-                        if (await simulator.DumpAsync(pid, target.BaseUrl) is string failed)
-                        {
-                            lock (failures) failures.Add($"{target.Plan.Name}: {failed}");
-                            return false;
-                        }
-                        dumps.AddOrUpdate(pid, 1, (_, n) => n + 1);
-                        return true;
-                    }
-                }
+                pending = unsettled;
             }
-            finally
+            var result = await SimulatedLaunch.RunAsync(pass, launch, pending, cancellationToken);
+            launchTimes.Add(result);
+            foreach (var (key, counted) in result.Windows)
             {
-                // The targets stop (their last dumps written) before the folder goes.
-                foreach (var session in sessions) await session.DisposeAsync();
+                (windows.TryGetValue(key, out var list) ? list : windows[key] = new List<Measurement>()).Add(counted);
+                journal?.Append(new JournalEntry(JournalEntry.IsSimulatedWindow, DateTimeOffset.UtcNow) { Key = key, Window = counted });
             }
-            // The dumps are read: only what they counted is kept, in results.json.
-            Directory.Delete(folder, recursive: true);
         }
+        if (cancellationToken.IsCancellationRequested) stopped = "stopped by the user";
+        else if (stopped.Length == 0) stopped = design is null ? $"{settings.Launches} launches, as asked" : "no target to simulate";
+
         // Said either way: a dump that needed wake-up connections counted their work in its window (CallgrindSimulator.DumpAsync).
         var (asked, woken) = simulator.DumpCounts;
         if (asked > 0) line += woken == 0 ? $"; all {asked} dumps read between windows with no request in flight"
             : $"; {woken} of {asked} dumps needed wake-up connections, whose work their windows count";
-        return new SimulationResult(windows.ToDictionary(w => w.Key, w => (IReadOnlyList<Measurement>)w.Value), line, failures);
+        var starts = launchTimes.Sum(l => l.Starts);
+        var restarts = launchTimes.SelectMany(l => l.Restarts).ToList();
+        if (starts > 0) line += $"; {starts} starts under the simulator, {restarts.Count} of them did not come up and were tried again" +
+                                (restarts.Count == 0 ? "" : $" ({string.Join("; ", restarts)})");
+        if (design is not null) line += $"; {launch} launch(es) in {clock.Elapsed.TotalSeconds:0} s, stopped at {stopped}";
+        var full = line + (failures.Count > 0 ? "; " + string.Join("; ", failures) : "");
+        var sequential = Spec(launch, stopped, looks, clock.Elapsed.TotalSeconds);
+        journal?.Append(new JournalEntry(JournalEntry.IsSimulatedEnd, DateTimeOffset.UtcNow) { Note = full, Sequential = sequential });
+        return new SimulationResult(windows.ToDictionary(w => w.Key, w => (IReadOnlyList<Measurement>)w.Value), line, failures, sequential);
+    }
+
+    /// <summary>
+    /// The cells whose simulated judgment is not settled yet, judged as the run's verdicts will judge them (the same rule, the pass's design
+    /// at this many launches): a cell where any side's simulated verdict has an interval that is neither a lead nor equivalent. A cell with no
+    /// interval (a side failed requests, or missed its launches) gets none: more launches would not judge it.
+    /// </summary>
+    public static List<PlannedCell> Unsettled(RunResult measured, IReadOnlyList<PlannedCell> cells, IReadOnlyDictionary<CellKey, List<Measurement>> windows,
+        string line, SequentialSpec? design)
+    {
+        var merged = Merge(measured, new SimulationResult(windows.ToDictionary(w => w.Key, w => (IReadOnlyList<Measurement>)w.Value), line, Array.Empty<string>(), design));
+        var verdicts = PairVerdicts.Build(merged).Where(v => v.Metric == Metrics.SimulatedInstructionsPerRequest.VerdictId && v.Key.Rate is null).ToList();
+        return cells.Where(cell => verdicts.Any(v => cell.Plan.For(v.Key.Target, null) == v.Key && v.RatioLow is not null && v.Outcome == CellVerdict.Unsettled))
+            .ToList();
     }
 
     private static string Seconds(TimeSpan span) => span.TotalSeconds.ToString("0.#", CultureInfo.InvariantCulture) + " s";
@@ -167,23 +148,7 @@ public static class SimulationPass
             (Metrics.SimulatedInstructionsPerRequest, served > 0 ? instructions / served : null));
     }
 
-    /// <summary>
-    /// The run with the pass's windows on their cells, each cell's summary carrying the median of its simulated windows per request (the
-    /// figure the tables quote), and the line that says what was counted.
-    /// </summary>
-    public static RunResult Merge(RunResult run, SimulationResult simulated) => run with
-    {
-        Cells = run.Cells.Select(c => simulated.Windows.TryGetValue(c.Key, out var windows) && windows.Count > 0
-            ? c with
-            {
-                Simulated = windows,
-                Summary = c.Summary?.With(Metrics.SimulatedInstructionsPerRequest, Median(windows.Select(w => Metrics.SimulatedInstructionsPerRequest.Of(w)).OfType<double>().ToList())),
-            }
-            : c).ToList(),
-        Spec = run.Spec with { SimulatedCounters = simulated.Line + (simulated.Failures.Count > 0 ? "; " + string.Join("; ", simulated.Failures) : "") },
-    };
-
-    private static double? Median(IReadOnlyList<double> values) =>
-        values.Count == 0 ? null : values.Order().ElementAt(values.Count / 2) is var upper && values.Count % 2 == 1 ? upper
-            : (values.Order().ElementAt(values.Count / 2 - 1) + upper) / 2;
+    /// <summary>The run with the pass's windows on their cells, and its line, failures included (<see cref="SimulatedMerge"/>).</summary>
+    public static RunResult Merge(RunResult run, SimulationResult simulated) =>
+        SimulatedMerge.Merge(run, simulated.Windows, simulated.Line + (simulated.Failures.Count > 0 ? "; " + string.Join("; ", simulated.Failures) : ""), simulated.Sequential);
 }

@@ -88,7 +88,7 @@ public sealed class CliTests : IDisposable
         var options = RunOptionsParser.Parse(new[] { "--targets", "kestrel", "--counters", "simulated", "--simulated-launches", "6" }, BuildLayout.Discover());
 
         Assert.Equal(6, options.Output.Simulation!.Launches);
-        Assert.Equal(SimulationSettings.Default with { Launches = 6 }, options.Output.Simulation);
+        Assert.Equal(SimulationSettings.Default with { Launches = 6, Sequential = false }, options.Output.Simulation);
     }
 
     [Theory]
@@ -104,6 +104,21 @@ public sealed class CliTests : IDisposable
 
         Assert.Contains("--simulated-launches", refused.Message);
         Assert.Contains(said, refused.Message);
+    }
+
+    [Fact]
+    public void Simulated_budget_sets_the_passs_budget_and_is_refused_beside_a_fixed_count()
+    {
+        var options = RunOptionsParser.Parse(new[] { "--targets", "kestrel", "--counters", "simulated", "--simulated-budget", "90s" }, BuildLayout.Discover());
+        Assert.Equal(SimulationSettings.Default with { Budget = TimeSpan.FromSeconds(90) }, options.Output.Simulation);
+        Assert.True(options.Output.Simulation!.Sequential);
+
+        var both = Assert.Throws<UsageException>(() => RunOptionsParser.Parse(
+            new[] { "--targets", "kestrel", "--counters", "simulated", "--simulated-budget", "90s", "--simulated-launches", "4" }, BuildLayout.Discover()));
+        Assert.Contains("use one or the other", both.Message);
+        var without = Assert.Throws<UsageException>(() => RunOptionsParser.Parse(
+            new[] { "--targets", "kestrel", "--counters", "off", "--simulated-budget", "90s" }, BuildLayout.Discover()));
+        Assert.Contains("--simulated-budget shapes the simulated pass, and this run has no simulated pass", without.Message);
     }
 
     [Fact]

@@ -36,7 +36,7 @@ public sealed class SimulatedRunTests : IDisposable
     [SkippableFact]
     public async Task A_dotnet_target_is_named_not_simulated_and_the_run_completes()
     {
-        var (simulator, why) = await Comparator.Measuring.CallgrindSimulator.FindAsync();
+        var (simulator, why) = await Comparator.Simulating.CallgrindSimulator.FindAsync();
         Skip.If(simulator is null, why);
 
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--counters", "simulated", "--targets", "kestrel", "--endpoints", "time",

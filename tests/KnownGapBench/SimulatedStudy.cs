@@ -64,7 +64,7 @@ public static class SimulatedStudy
         };
         var drivers = DriverCatalog.Create(options.Cells.Drivers, null);
         var measured = await new RunOrchestrator(options, drivers, new TargetLauncher(layout), progress, PairVerdicts.Build).RunAsync(CancellationToken.None);
-        return await RunCommand.SimulatedAsync(measured, options, drivers, layout, outDirectory, progress, CancellationToken.None);
+        return await RunPasses.SimulatedAsync(measured, options, drivers, layout, outDirectory, journal: null, progress, CancellationToken.None);
     }
 
     /// <summary>A FixedWorkService target: one exe for both sides, the rounds its first argument.</summary>

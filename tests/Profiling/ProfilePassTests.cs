@@ -65,7 +65,7 @@ public sealed class ProfilePassTests
                 {
                     var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout), progress, Comparator.Comparing.PairVerdicts.Build)
                         .RunAsync(CancellationToken.None, journal);
-                    return await RunCommand.ProfiledAsync(run, options, drivers, layout, journal, dir, progress, CancellationToken.None);
+                    return await RunPasses.ProfiledAsync(run, options, drivers, layout, journal, dir, progress, CancellationToken.None);
                 });
                 return directory;
             }

@@ -1,6 +1,6 @@
 using System.IO;
 
-namespace Comparator.Measuring;
+namespace Comparator.Simulating;
 
 /// <summary>One thread's part of a callgrind dump: its instructions (the "Ir" event, its self cost) and the object file it spent the most of them in.</summary>
 /// <param name="Thread">callgrind's thread number (1 is the main thread), from the file's name</param>

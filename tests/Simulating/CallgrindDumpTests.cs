@@ -1,6 +1,7 @@
 using System.IO;
 using System.Linq;
 using Comparator.Measuring;
+using Comparator.Simulating;
 using Xunit;
 
 namespace Comparator.Tests;
