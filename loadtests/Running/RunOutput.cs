@@ -35,27 +35,33 @@ public sealed record ProfileSettings(TimeSpan Duration, IReadOnlyList<LayerRule>
 /// <summary>
 /// What the simulated pass runs: its launches (each target started afresh under the simulator in each), per closed-loop cell a warm-up on
 /// valgrind's bare translation before counting is turned on (<paramref name="Warmup"/>, <paramref name="FirstWarmup"/> for a launch's first
-/// cell, which compiles the common path), then a counted window that is not read (<paramref name="Discard"/>), then rounds of windows, and
-/// how many connections carry a simulated window's load.
+/// cell, which compiles the common path), then <paramref name="DiscardRequests"/> counted and not read, then rounds of windows of
+/// <paramref name="WindowRequests"/> requests each, and how many connections carry a simulated window's load.
 /// </summary>
 /// <param name="Launches">the launches of the first look; with <see cref="Sequential"/> off, the fixed count (--simulated-launches)</param>
-public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, TimeSpan Warmup, TimeSpan Discard, TimeSpan Window, int Rounds, int Connections)
+public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, TimeSpan Warmup, int DiscardRequests, int WindowRequests, int Rounds, int Connections)
 {
     // Before Default: static fields are set in the order written, and Default's initializers read these.
     public static readonly TimeSpan DefaultBudget = TimeSpan.FromMinutes(4);
     public const int DefaultMaxLaunches = 10;
 
     /// <summary>
-    /// Under callgrind a Mono service answers about 250 to 550 requests a second on one connection: a 1.5 s window holds some 400 to 800
-    /// requests. One connection, not several: on FixedWorkService at /api/time a window's count per request moved by 1.5-2% on four
-    /// connections (spread over the runtime's locks, spinning and thread-pool growth, as contention varied) and by 0.5-1% on one, where
-    /// each request takes the same path through the pool. The figure is the work of a request served alone, the way iai-callgrind counts a
-    /// call: concurrency's own costs are left to the measured figures. Three windows a cell, so a launch's median leaves out a window that
-    /// took in a burst of other work. Three launches before the first look, then launches added to the cells not yet settled
-    /// (<see cref="Sequential"/>), within <see cref="Budget"/>.
+    /// A window is a count of requests, not a time: a slower machine then counts the same requests more slowly, not fewer of them. With
+    /// windows of 1.5 s a contended run's windows held 19-139 requests (a quiet machine's 400-800), and at so few one collection inside a window
+    /// moved it by up to 15% (docs/method.md). 600 requests a window. One connection, not several: on FixedWorkService at /api/time a window's
+    /// count per request moved by 1.5-2% on four connections (spread over the runtime's locks, spinning and thread-pool growth, as contention
+    /// varied) and by 0.5-1% on one, where each request takes the same path through the pool. The figure is the work of a request served
+    /// alone, the way iai-callgrind counts a call: concurrency's own costs are left to the measured figures. Three windows a cell, so a
+    /// launch's median leaves out a window that took in a burst of other work. Three launches before the first look, then launches added to
+    /// the cells not yet settled (<see cref="Sequential"/>), within <see cref="Budget"/>.
     /// </summary>
-    public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(3), TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1),
-        TimeSpan.FromSeconds(1.5), 3, 1);
+    public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(3), TimeSpan.FromSeconds(1), 200, 600, 3, 1);
+
+    /// <summary>The longest a window may take to reach its requests: a window stopped by it counts the requests it had, and says how many.</summary>
+    public static readonly TimeSpan WindowLimit = TimeSpan.FromSeconds(30);
+
+    /// <summary>How long the driver runs between two looks at a window's request count: a window overshoots its count by at most this much load.</summary>
+    public static readonly TimeSpan Slice = TimeSpan.FromMilliseconds(200);
 
     /// <summary>Launches are added to the cells whose simulated judgment is not settled, looked at after each from <see cref="Launches"/> on; false: a fixed count, looked at once.</summary>
     public bool Sequential { get; init; } = true;

@@ -128,7 +128,7 @@ public static class SimulatedLaunch
             await load.RunAsync(duration, cancellationToken);
         }
 
-        // One target's windows of one cell by the cell's key: a counted window left unread (the first after counting went on, or after the
+        // One target's windows of one cell by the cell's key, each of a count of requests (SimulatedWindow): a counted window left unread (the first after counting went on, or after the
         // cell before), then the rounds. A failed dump is named (with valgrind's own word, if it died) and ends the target's cell.
         // Every dump is asked between windows, with no request in flight: the driver's window ends when its last answer is in, so the
         // requests it counts are exactly those the dump's instructions served. vgdb reaches an idle simulated process in about 0.2 s; the
@@ -140,11 +140,11 @@ public static class SimulatedLaunch
             if (target.Running?.ProcessId is not int pid) return list;
             var key = cell.Plan.For(target.Plan.Name, null);
             using var load = pass.Driver.Open(owner.RequestFor(cell, target), Connections(cell), pass.Window.KeepAlive, pass.Window.RequestTimeout);
-            if (settings.Discard > TimeSpan.Zero) await load.RunAsync(settings.Discard, cancellationToken);
+            if (settings.DiscardRequests > 0) await SimulatedWindow.RunAsync(load, settings.DiscardRequests, cancellationToken);
             if (!await DumpAsync()) return list;
             for (var round = 0; round < settings.Rounds && !cancellationToken.IsCancellationRequested; round++)
             {
-                var served = await load.RunAsync(settings.Window, cancellationToken);
+                var served = await SimulatedWindow.RunAsync(load, settings.WindowRequests, cancellationToken);
                 if (!await DumpAsync()) break;
                 var threads = CallgrindDump.Read(pass.Folder, $"{CallgrindSimulator.Stem}.{pid}", dumps[pid]);
                 list.Add((key, SimulationPass.Window(served, threads) with { Launch = launch, Round = round }));

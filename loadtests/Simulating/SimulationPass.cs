@@ -41,8 +41,8 @@ public static class SimulationPass
         var how = (design is null ? $"{settings.Launches} launches" : $"{settings.Launches} launches, then launches added to unsettled cells " +
                       $"({design.Describe()}) within {Seconds(settings.Budget)}") +
                   $", every target afresh under callgrind in each, side by side; per closed-loop cell {Seconds(settings.Warmup)} of warm-up with counting off " +
-                  $"({Seconds(settings.FirstWarmup)} for a launch's first), then counting on, {Seconds(settings.Discard)} counted and not read, then " +
-                  $"{settings.Rounds} windows of {Seconds(settings.Window)} on at most {settings.Connections} connection(s)";
+                  $"({Seconds(settings.FirstWarmup)} for a launch's first), then counting on, {settings.DiscardRequests} requests counted and not read, then " +
+                  $"{settings.Rounds} windows of {settings.WindowRequests} requests on at most {settings.Connections} connection(s)";
         progress.Message("simulate: " + how);
         line += "; " + how;
         var failures = new List<string>();

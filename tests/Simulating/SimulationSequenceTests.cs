@@ -157,3 +157,45 @@ public sealed class SimulationSequenceTests : IDisposable
         Assert.Null(SimulatorLog.Reason(Path.Combine(_dir.FullName, "none.log")));
     }
 }
+
+/// <summary>A simulated window is a count of requests: slices of the driver's closed loop summed until the count is reached, or until its limit.</summary>
+public sealed class SimulatedWindowTests
+{
+    /// <summary>A session that answers <paramref name="perSlice"/> requests (one failed in each slice) in every slice, whatever its duration.</summary>
+    private sealed class Slices(long perSlice) : IDriverSession
+    {
+        public int Runs { get; private set; }
+
+        public System.Threading.Tasks.Task<DriverWindow> RunAsync(TimeSpan duration, System.Threading.CancellationToken cancellationToken)
+        {
+            Runs++;
+            return System.Threading.Tasks.Task.FromResult(new DriverWindow(perSlice, perSlice > 0 ? 1 : 0, 0, 0, 0, 0.2, new LatencySummary(1, 1, 2, 3, 4),
+                perSlice * 100, perSlice * 50, perSlice * 10, 0, 0.01, Array.Empty<string>(), Array.Empty<string>()));
+        }
+
+        public void Dispose() { }
+    }
+
+    [Fact]
+    public async System.Threading.Tasks.Task A_window_runs_slices_until_it_has_its_requests_and_sums_them()
+    {
+        var load = new Slices(70);
+
+        var window = await SimulatedWindow.RunAsync(load, 600, System.Threading.CancellationToken.None);
+
+        Assert.Equal(9, load.Runs); // 8 slices give 560, the ninth 630
+        Assert.Equal(630, window.Requests);
+        Assert.Equal(9, window.Failed);
+        Assert.Equal(1.8, window.ElapsedSeconds, 6);
+        Assert.Equal(63_000, window.BytesReceived);
+    }
+
+    [Fact]
+    public async System.Threading.Tasks.Task A_window_that_never_reaches_its_count_ends_at_its_limit_with_what_it_had()
+    {
+        var window = await SimulatedWindow.RunAsync(new Slices(0), 600, System.Threading.CancellationToken.None, TimeSpan.FromMilliseconds(300))
+            .WaitAsync(TimeSpan.FromSeconds(30));
+
+        Assert.Equal(0, window.Requests);
+    }
+}
