@@ -39,7 +39,9 @@ public sealed record ProfileSettings(TimeSpan Duration, IReadOnlyList<LayerRule>
 /// <paramref name="WindowRequests"/> requests each, and how many connections carry a simulated window's load.
 /// </summary>
 /// <param name="Launches">the launches of the first look; with <see cref="Sequential"/> off, the fixed count (--simulated-launches)</param>
-public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, TimeSpan Warmup, int DiscardRequests, int WindowRequests, int Rounds, int Connections)
+/// <param name="WindowTime">a window's least time besides its requests: a fast service counts more requests in it, as many as its collections need</param>
+public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, TimeSpan Warmup, int DiscardRequests, int WindowRequests, TimeSpan WindowTime, int Rounds,
+    int Connections)
 {
     // Before Default: static fields are set in the order written, and Default's initializers read these.
     public static readonly TimeSpan DefaultBudget = TimeSpan.FromMinutes(4);
@@ -48,14 +50,18 @@ public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, Time
     /// <summary>
     /// A window is a count of requests, not a time: a slower machine then counts the same requests more slowly, not fewer of them. With
     /// windows of 1.5 s a contended run's windows held 19-139 requests (a quiet machine's 400-800), and at so few one collection inside a window
-    /// moved it by up to 15% (docs/method.md). 600 requests a window. One connection, not several: on FixedWorkService at /api/time a window's
+    /// moved it by up to 15% (docs/method.md). At least 120 requests and 1.5 s a window: the default pair served 40-110 a second under
+    /// callgrind on a quiet machine, side by side, so 120 requests are its window (with 200 the pass took 6 minutes for its three launches of
+    /// the eight default cells, past a default run's 10 in all); a fast service (FixedWorkService, 250-500 a second) counts 400-750 in 1.5 s,
+    /// where 120 alone moved its launches by 2% (one collection more or less). One connection, not several: on FixedWorkService at /api/time a window's
     /// count per request moved by 1.5-2% on four connections (spread over the runtime's locks, spinning and thread-pool growth, as contention
     /// varied) and by 0.5-1% on one, where each request takes the same path through the pool. The figure is the work of a request served
     /// alone, the way iai-callgrind counts a call: concurrency's own costs are left to the measured figures. Three windows a cell, so a
     /// launch's median leaves out a window that took in a burst of other work. Three launches before the first look, then launches added to
     /// the cells not yet settled (<see cref="Sequential"/>), within <see cref="Budget"/>.
     /// </summary>
-    public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(3), TimeSpan.FromSeconds(1), 200, 600, 3, 1);
+    public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(3), TimeSpan.FromSeconds(1), 30, 120,
+        TimeSpan.FromSeconds(1.5), 3, 1);
 
     /// <summary>The longest a window may take to reach its requests: a window stopped by it counts the requests it had, and says how many.</summary>
     public static readonly TimeSpan WindowLimit = TimeSpan.FromSeconds(30);

@@ -10,8 +10,8 @@ using Comparator.Targets;
 namespace Comparator.Simulating;
 
 /// <summary>What one simulated launch counted, how long its starts and its cells took (the budget's estimate of the next), and how many starts it tried again.</summary>
-public sealed record SimulatedLaunchResult(IReadOnlyList<(CellKey Key, Measurement Window)> Windows, double StartSeconds, double CellSeconds, int Cells,
-    int Starts, IReadOnlyList<string> Restarts);
+public sealed record SimulatedLaunchResult(IReadOnlyList<(CellKey Key, Measurement Window)> Windows, double StartSeconds, double CellSeconds, int Starts,
+    IReadOnlyList<string> Restarts);
 
 /// <summary>What every launch of the pass shares.</summary>
 public sealed record SimulationContext(CallgrindSimulator Simulator, TargetSet Targets, CellGrid Grid, WindowSettings Window, SimulationSettings Settings,
@@ -81,7 +81,7 @@ public static class SimulatedLaunch
             try { Directory.Delete(pass.Folder, recursive: true); } catch (IOException) { }
         }
         var cellSeconds = cells.Count == 0 ? 0 : (clock.Elapsed.TotalSeconds - startSeconds) / cells.Count;
-        return new SimulatedLaunchResult(windows, startSeconds, cellSeconds, cells.Count, starts, restarts);
+        return new SimulatedLaunchResult(windows, startSeconds, cellSeconds, starts, restarts);
 
         // A target started and verified under the simulator; its session, and the pattern of valgrind's log of it. Null when it did not come up.
         async Task<(LaunchSession, ActiveTarget, string)?> StartAsync(TargetPlan target)
@@ -140,11 +140,11 @@ public static class SimulatedLaunch
             if (target.Running?.ProcessId is not int pid) return list;
             var key = cell.Plan.For(target.Plan.Name, null);
             using var load = pass.Driver.Open(owner.RequestFor(cell, target), Connections(cell), pass.Window.KeepAlive, pass.Window.RequestTimeout);
-            if (settings.DiscardRequests > 0) await SimulatedWindow.RunAsync(load, settings.DiscardRequests, cancellationToken);
+            if (settings.DiscardRequests > 0) await SimulatedWindow.RunAsync(load, settings.DiscardRequests, TimeSpan.Zero, cancellationToken);
             if (!await DumpAsync()) return list;
             for (var round = 0; round < settings.Rounds && !cancellationToken.IsCancellationRequested; round++)
             {
-                var served = await SimulatedWindow.RunAsync(load, settings.WindowRequests, cancellationToken);
+                var served = await SimulatedWindow.RunAsync(load, settings.WindowRequests, settings.WindowTime, cancellationToken);
                 if (!await DumpAsync()) break;
                 var threads = CallgrindDump.Read(pass.Folder, $"{CallgrindSimulator.Stem}.{pid}", dumps[pid]);
                 list.Add((key, SimulationPass.Window(served, threads) with { Launch = launch, Round = round }));
@@ -155,7 +155,7 @@ public static class SimulatedLaunch
             {
                 if (await pass.Simulator.DumpAsync(pid, target.BaseUrl) is string failed)
                 {
-                    Fail(target, failed, log.Replace("%p", pid.ToString(CultureInfo.InvariantCulture)));
+                    Fail(target, failed, log);
                     return false;
                 }
                 dumps.AddOrUpdate(pid, 1, (_, n) => n + 1);
@@ -163,9 +163,10 @@ public static class SimulatedLaunch
             }
         }
 
+        // What failed, and valgrind's own word where it died; log is the start's pattern, its %p the target's process id.
         void Fail(ActiveTarget target, string failed, string log)
         {
-            var path = log.Contains("%p") && target.Running?.ProcessId is int pid ? log.Replace("%p", pid.ToString(CultureInfo.InvariantCulture)) : log;
+            var path = log.Replace("%p", target.Running?.ProcessId is int pid ? pid.ToString(CultureInfo.InvariantCulture) : "*");
             var reason = SimulatorLog.Reason(path);
             var kept = SimulatorLog.SimulatorDied(reason) ? SimulatorLog.Keep(path, pass.RunDirectory, $"{target.Plan.Name}-launch{launch + 1}.log") : null;
             lock (pass.Failures)

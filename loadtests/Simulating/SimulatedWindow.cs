@@ -7,18 +7,19 @@ using Comparator.Running;
 namespace Comparator.Simulating;
 
 /// <summary>
-/// A simulated window of a count of requests, not of a time: the driver's closed loop runs in short slices (each ends when its last answer is
-/// in, so no request is in flight between them) until the window has its requests, or until <see cref="SimulationSettings.WindowLimit"/>. A
-/// slower machine then counts the same work more slowly, not less of it. The slices' figures are summed into one window.
+/// A simulated window of at least a count of requests and at least a time: the driver's closed loop runs in short slices (each ends when its
+/// last answer is in, so no request is in flight between them) until the window has both, or until <see cref="SimulationSettings.WindowLimit"/>.
+/// A slower machine then counts the same work more slowly, not less of it; a fast service counts more. The slices' figures are summed into one window.
 /// </summary>
 public static class SimulatedWindow
 {
     /// <param name="limit">the window's longest time; null: <see cref="SimulationSettings.WindowLimit"/></param>
-    public static async Task<DriverWindow> RunAsync(IDriverSession load, int requests, CancellationToken cancellationToken, TimeSpan? limit = null)
+    public static async Task<DriverWindow> RunAsync(IDriverSession load, int requests, TimeSpan least, CancellationToken cancellationToken, TimeSpan? limit = null)
     {
         var clock = Stopwatch.StartNew();
         DriverWindow? window = null;
-        while (!cancellationToken.IsCancellationRequested && (window?.Requests ?? 0) < requests && clock.Elapsed < (limit ?? SimulationSettings.WindowLimit))
+        while (!cancellationToken.IsCancellationRequested && ((window?.Requests ?? 0) < requests || clock.Elapsed < least) &&
+               clock.Elapsed < (limit ?? SimulationSettings.WindowLimit))
         {
             var slice = await load.RunAsync(SimulationSettings.Slice, cancellationToken);
             window = window is null ? slice : Sum(window, slice);

@@ -13,7 +13,11 @@ namespace Comparator.Simulating;
 
 /// <summary>The simulated pass's windows by the measured cell they belong to, its one line (what was counted, or why nothing was), and how it added launches.</summary>
 public sealed record SimulationResult(IReadOnlyDictionary<CellKey, IReadOnlyList<Measurement>> Windows, string Line, IReadOnlyList<string> Failures,
-    SequentialSpec? Sequential = null);
+    SequentialSpec? Sequential = null)
+{
+    /// <summary>The line with every failure after it: what the spec line and the journal keep.</summary>
+    public string FullLine => Line + (Failures.Count > 0 ? "; " + string.Join("; ", Failures) : "");
+}
 
 /// <summary>
 /// The simulated pass: after every measured window and apart from them (as the profile pass), each target started afresh under valgrind's
@@ -42,7 +46,7 @@ public static class SimulationPass
                       $"({design.Describe()}) within {Seconds(settings.Budget)}") +
                   $", every target afresh under callgrind in each, side by side; per closed-loop cell {Seconds(settings.Warmup)} of warm-up with counting off " +
                   $"({Seconds(settings.FirstWarmup)} for a launch's first), then counting on, {settings.DiscardRequests} requests counted and not read, then " +
-                  $"{settings.Rounds} windows of {settings.WindowRequests} requests on at most {settings.Connections} connection(s)";
+                  $"{settings.Rounds} windows of at least {settings.WindowRequests} requests and {Seconds(settings.WindowTime)} on at most {settings.Connections} connection(s)";
         progress.Message("simulate: " + how);
         line += "; " + how;
         var failures = new List<string>();
@@ -95,9 +99,9 @@ public static class SimulationPass
                 }
                 pending = unsettled;
             }
-            var result = await SimulatedLaunch.RunAsync(pass, launch, pending, cancellationToken);
-            launchTimes.Add(result);
-            foreach (var (key, counted) in result.Windows)
+            var launched = await SimulatedLaunch.RunAsync(pass, launch, pending, cancellationToken);
+            launchTimes.Add(launched);
+            foreach (var (key, counted) in launched.Windows)
             {
                 (windows.TryGetValue(key, out var list) ? list : windows[key] = new List<Measurement>()).Add(counted);
                 journal?.Append(new JournalEntry(JournalEntry.IsSimulatedWindow, DateTimeOffset.UtcNow) { Key = key, Window = counted });
@@ -115,10 +119,10 @@ public static class SimulationPass
         if (starts > 0) line += $"; {starts} starts under the simulator, {restarts.Count} of them did not come up and were tried again" +
                                 (restarts.Count == 0 ? "" : $" ({string.Join("; ", restarts)})");
         if (design is not null) line += $"; {launch} launch(es) in {clock.Elapsed.TotalSeconds:0} s, stopped at {stopped}";
-        var full = line + (failures.Count > 0 ? "; " + string.Join("; ", failures) : "");
-        var sequential = Spec(launch, stopped, looks, clock.Elapsed.TotalSeconds);
-        journal?.Append(new JournalEntry(JournalEntry.IsSimulatedEnd, DateTimeOffset.UtcNow) { Note = full, Sequential = sequential });
-        return new SimulationResult(windows.ToDictionary(w => w.Key, w => (IReadOnlyList<Measurement>)w.Value), line, failures, sequential);
+        var result = new SimulationResult(windows.ToDictionary(w => w.Key, w => (IReadOnlyList<Measurement>)w.Value), line, failures,
+            Spec(launch, stopped, looks, clock.Elapsed.TotalSeconds));
+        journal?.Append(new JournalEntry(JournalEntry.IsSimulatedEnd, DateTimeOffset.UtcNow) { Note = result.FullLine, Sequential = result.Sequential });
+        return result;
     }
 
     /// <summary>
@@ -150,5 +154,5 @@ public static class SimulationPass
 
     /// <summary>The run with the pass's windows on their cells, and its line, failures included (<see cref="SimulatedMerge"/>).</summary>
     public static RunResult Merge(RunResult run, SimulationResult simulated) =>
-        SimulatedMerge.Merge(run, simulated.Windows, simulated.Line + (simulated.Failures.Count > 0 ? "; " + string.Join("; ", simulated.Failures) : ""), simulated.Sequential);
+        SimulatedMerge.Merge(run, simulated.Windows, simulated.FullLine, simulated.Sequential);
 }

@@ -181,7 +181,7 @@ public sealed class SimulatedWindowTests
     {
         var load = new Slices(70);
 
-        var window = await SimulatedWindow.RunAsync(load, 600, System.Threading.CancellationToken.None);
+        var window = await SimulatedWindow.RunAsync(load, 600, TimeSpan.Zero, System.Threading.CancellationToken.None);
 
         Assert.Equal(9, load.Runs); // 8 slices give 560, the ninth 630
         Assert.Equal(630, window.Requests);
@@ -191,9 +191,20 @@ public sealed class SimulatedWindowTests
     }
 
     [Fact]
+    public async System.Threading.Tasks.Task A_window_reaches_its_least_time_too_and_a_fast_service_counts_more_requests_in_it()
+    {
+        var load = new Slices(70); // a slice is answered at once: 70 requests each, as often as the loop asks
+
+        var window = await SimulatedWindow.RunAsync(load, 120, TimeSpan.FromMilliseconds(300), System.Threading.CancellationToken.None);
+
+        Assert.True(load.Runs > 2, $"{load.Runs} slices: two reach 120 requests, the least time asks for more");
+        Assert.Equal(70 * load.Runs, window.Requests);
+    }
+
+    [Fact]
     public async System.Threading.Tasks.Task A_window_that_never_reaches_its_count_ends_at_its_limit_with_what_it_had()
     {
-        var window = await SimulatedWindow.RunAsync(new Slices(0), 600, System.Threading.CancellationToken.None, TimeSpan.FromMilliseconds(300))
+        var window = await SimulatedWindow.RunAsync(new Slices(0), 600, TimeSpan.Zero, System.Threading.CancellationToken.None, TimeSpan.FromMilliseconds(300))
             .WaitAsync(TimeSpan.FromSeconds(30));
 
         Assert.Equal(0, window.Requests);
