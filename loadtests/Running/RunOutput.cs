@@ -44,7 +44,7 @@ public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, Time
     int Connections)
 {
     // Before Default: static fields are set in the order written, and Default's initializers read these.
-    public static readonly TimeSpan DefaultBudget = TimeSpan.FromMinutes(4);
+    public static readonly TimeSpan DefaultBudget = TimeSpan.FromMinutes(5);
     public const int DefaultMaxLaunches = 10;
 
     /// <summary>
