@@ -42,6 +42,16 @@ public interface IDriverSession : IDisposable
     /// </summary>
     Task<DriverWindow> RunAtRateAsync(TimeSpan duration, double rate, CancellationToken cancellationToken) =>
         throw new NotSupportedException("this driver runs a closed loop only");
+
+    /// <summary>Whether <see cref="RunCountAsync"/> runs: the driver stops its closed loop at an exact count of requests.</summary>
+    bool RunsCounts => false;
+
+    /// <summary>The closed loop until exactly <paramref name="requests"/> answers are in, or until <paramref name="limit"/>. Only where <see cref="RunsCounts"/>.</summary>
+    Task<DriverWindow> RunCountAsync(long requests, TimeSpan limit, CancellationToken cancellationToken) =>
+        throw new NotSupportedException("this driver runs for a time, not a count of requests");
+
+    /// <summary>The requests the server serves on one connection before closing it, where it announces a limit (Keep-Alive: max=N); else null.</summary>
+    long? ServerLimit => null;
 }
 
 /// <summary>

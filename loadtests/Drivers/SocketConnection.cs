@@ -34,6 +34,12 @@ internal sealed class SocketConnection : IDisposable
     private long _inFlightSince; // Stopwatch timestamp of the exchange under way, 0 when idle
     private volatile bool _aborted;
 
+    /// <summary>
+    /// The requests the server serves on one connection before it closes it, where its Keep-Alive field announces it (Mono's HttpListener:
+    /// 101, then Connection: close), else null. A window of whole multiples of it holds the same number of reconnects wherever it starts.
+    /// </summary>
+    public long? ServerLimit { get; private set; }
+
     public SocketConnection(DnsEndPoint endpoint, ByteCounters counters, LoadRequest request)
     {
         _endpoint = endpoint;
@@ -84,6 +90,7 @@ internal sealed class SocketConnection : IDisposable
                     if (reused && attempt == 0) continue;
                     return new SocketSession.Outcome(null, false, 0, "the server closed the connection without answering");
                 }
+                if (h.KeepAliveMax is int more) ServerLimit = _exchanges + 1 + more;
                 _matcher.Start(h.Status);
                 await ResponseReader.ReadBodyAsync(_reader!, h, new Sink(_matcher), cancellationToken);
                 _exchanges++;

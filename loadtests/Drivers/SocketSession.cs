@@ -45,6 +45,19 @@ internal sealed class SocketSession : IDriverSession
     public Task<DriverWindow> RunAsync(TimeSpan duration, CancellationToken cancellationToken) =>
         WindowAsync(duration, null, (connection, _, deadline) => WorkerAsync(connection, Writer(connection), deadline, cancellationToken), cancellationToken);
 
+    /// <summary>The closed loop for an exact count of requests, shared evenly among the connections, or until <paramref name="limit"/>.</summary>
+    public Task<DriverWindow> RunCountAsync(long requests, TimeSpan limit, CancellationToken cancellationToken) =>
+        WindowAsync(limit, null, (connection, _, deadline) =>
+        {
+            var index = Array.IndexOf(_connections, connection);
+            var share = requests / _connections.Length + (index < requests % _connections.Length ? 1 : 0);
+            return WorkerAsync(connection, Writer(connection), deadline, cancellationToken, share);
+        }, cancellationToken);
+
+    public bool RunsCounts => true;
+
+    public long? ServerLimit => _connections.Max(c => c.ServerLimit);
+
     /// <summary>The connection's own request writer when requests vary, else null (the one array is sent).</summary>
     private RequestWriter? Writer(SocketConnection connection) => _writers?[Array.IndexOf(_connections, connection)];
 
@@ -113,10 +126,11 @@ internal sealed class SocketSession : IDriverSession
         return tally;
     }
 
-    private async Task<WorkerTally> WorkerAsync(SocketConnection connection, RequestWriter? writer, long deadline, CancellationToken cancellationToken)
+    private async Task<WorkerTally> WorkerAsync(SocketConnection connection, RequestWriter? writer, long deadline, CancellationToken cancellationToken,
+        long requests = long.MaxValue)
     {
         var tally = new WorkerTally();
-        while (Stopwatch.GetTimestamp() < deadline && !cancellationToken.IsCancellationRequested)
+        while (tally.Requests < requests && Stopwatch.GetTimestamp() < deadline && !cancellationToken.IsCancellationRequested)
         {
             var started = Stopwatch.GetTimestamp();
             var outcome = await connection.ExchangeAsync(writer is null ? _bytes : writer.Next(), _keepAlive);

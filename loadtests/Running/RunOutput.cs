@@ -50,18 +50,22 @@ public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, Time
     /// <summary>
     /// A window is a count of requests, not a time: a slower machine then counts the same requests more slowly, not fewer of them. With
     /// windows of 1.5 s a contended run's windows held 19-139 requests (a quiet machine's 400-800), and at so few one collection inside a window
-    /// moved it by up to 15% (docs/method.md). At least 120 requests and 1.5 s a window: the default pair served 40-110 a second under
-    /// callgrind on a quiet machine, side by side, so 120 requests are its window (with 200 the pass took 6 minutes for its three launches of
-    /// the eight default cells, past a default run's 10 in all); a fast service (FixedWorkService, 250-500 a second) counts 400-750 in 1.5 s,
-    /// where 120 alone moved its launches by 2% (one collection more or less). One connection, not several: on FixedWorkService at /api/time a window's
-    /// count per request moved by 1.5-2% on four connections (spread over the runtime's locks, spinning and thread-pool growth, as contention
-    /// varied) and by 0.5-1% on one, where each request takes the same path through the pool. The figure is the work of a request served
-    /// alone, the way iai-callgrind counts a call: concurrency's own costs are left to the measured figures. Three windows a cell, so a
-    /// launch's median leaves out a window that took in a burst of other work. Three launches before the first look, then launches added to
-    /// the cells not yet settled (<see cref="Sequential"/>), within <see cref="Budget"/>.
+    /// moved it by up to 15% (docs/method.md). At least 100 requests and 1 s a window, and where the driver stops at an exact count (the socket
+    /// driver), whole multiples of the server's requests per connection: Mono's HttpListener closes a kept-alive connection after 101, and
+    /// windows of 120-150 requests held one reconnect or two (docs/method.md). The 30 requests before the windows put every window's edges a third of
+    /// the way into a connection's life, away from its close. The default pair served 40-110 requests a second under callgrind on a quiet
+    /// machine, side by side, so 101 requests are its window (with 200 the pass took 6 minutes for its three launches of the eight default
+    /// cells, past a default run's 10 in all); a fast service counts more in its second, as many as its collections need. One connection, not
+    /// several: on FixedWorkService at /api/time a window's count per request moved by 1.5-2% on four connections (spread over the runtime's
+    /// locks, spinning and thread-pool growth, as contention varied) and by 0.5-1% on one, where each request takes the same path through the
+    /// pool. The figure is the work of a request served alone, the way iai-callgrind counts a call: concurrency's own costs are left to the
+    /// measured figures. Four windows a cell, their median the launch's figure (<see cref="CellResult.PerLaunch"/>), so a window that took in a
+    /// burst of other work is left out and a collection every other window counted at its rate. At least 1 s a window (at 1.5 s, with the
+    /// fourth window, three launches of the default pair took 353 s). Three launches before the first look, then launches added to the cells
+    /// not yet settled (<see cref="Sequential"/>), within <see cref="Budget"/>.
     /// </summary>
-    public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(3), TimeSpan.FromSeconds(1), 30, 120,
-        TimeSpan.FromSeconds(1.5), 3, 1);
+    public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(3), TimeSpan.FromSeconds(1), 30, 100,
+        TimeSpan.FromSeconds(1), 4, 1);
 
     /// <summary>The longest a window may take to reach its requests: a window stopped by it counts the requests it had, and says how many.</summary>
     public static readonly TimeSpan WindowLimit = TimeSpan.FromSeconds(30);

@@ -3,8 +3,8 @@ using Comparator.Results;
 namespace Comparator.Running;
 
 /// <summary>
-/// The simulated pass's windows put on their cells: each cell's summary carrying the median of its simulated windows per request (the
-/// figure the tables quote), the spec the line that says what was counted and how the pass added launches. The pass as it ends and a
+/// The simulated pass's windows put on their cells: each cell's summary carrying the median of its launches' counts per request (the
+/// figure the tables quote; <see cref="CellResult.PerLaunch"/>), the spec the line that says what was counted and how the pass added launches. The pass as it ends and a
 /// run rebuilt from its journal (<see cref="RunAssembly"/>) merge alike, so a killed run keeps every simulated window it had counted.
 /// </summary>
 public static class SimulatedMerge
@@ -16,7 +16,7 @@ public static class SimulatedMerge
             {
                 Simulated = simulated,
                 Summary = c.Summary?.With(Metrics.SimulatedInstructionsPerRequest,
-                    Median(simulated.Select(w => Metrics.SimulatedInstructionsPerRequest.Of(w)).OfType<double>().ToList())),
+                    Median(CellResult.PerLaunch(simulated).Select(w => Metrics.SimulatedInstructionsPerRequest.Of(w)).OfType<double>().ToList())),
             }
             : c).ToList(),
         Spec = run.Spec with { SimulatedCounters = line, SimulatedSequential = sequential },

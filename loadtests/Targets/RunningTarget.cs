@@ -82,6 +82,14 @@ public sealed class RunningTarget : IStartedTarget
         return _process.ExitCode;
     }
 
+    /// <summary>Ends the target at once (SIGKILL of its tree and group), where nothing it would do on its way out is wanted; StopAsync then only waits.</summary>
+    public void Kill()
+    {
+        if (_disposed || _process.HasExited) return;
+        _group?.Kill();
+        try { _process.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+    }
+
     /// <summary>How its process ended ("exited with code 3"), or null while it runs.</summary>
     public string? ExitNote => !_disposed && _process.HasExited ? $"exited with code {_process.ExitCode}" + LastOutput() : null;
 

@@ -23,6 +23,9 @@ public readonly record struct ResponseHead(int Status, BodyFraming Framing, long
 
     /// <summary>Whether the connection can carry the next request once the body is read.</summary>
     public bool KeepsConnection => !Close && Framing != BodyFraming.UntilClose;
+
+    /// <summary>How many more requests the server takes on this connection, where its Keep-Alive field says (max=N; Mono's listener: 100 on a new connection), else null.</summary>
+    public int? KeepAliveMax { get; init; }
 }
 
 /// <summary>Takes a body's pieces as they arrive (a struct or a sealed class, so the reader's calls need no virtual dispatch where it can).</summary>

@@ -26,6 +26,7 @@ public static partial class ResponseReader
         var badLength = (string?)null;
         bool transferEncoding = false, chunked = false, close = http10, keepAlive = false;
         bool anyField = false, lastFraming = false;
+        int? keepAliveMax = null;
         while (!rest.IsEmpty)
         {
             var line = NextLine(ref rest);
@@ -68,7 +69,11 @@ public static partial class ResponseReader
                 close |= ContainsToken(value, "close"u8);
                 keepAlive |= ContainsToken(value, "keep-alive"u8);
             }
-            else lastFraming = false;
+            else
+            {
+                lastFraming = false;
+                if (Ascii.EqualsIgnoreCase(name, "Keep-Alive"u8)) keepAliveMax = KeepAliveMax(value) ?? keepAliveMax;
+            }
         }
         if (http10 && keepAlive) close = false;
         if (transferEncoding && http10) throw FramingError("Transfer-Encoding in an HTTP/1.0 answer");
@@ -81,7 +86,20 @@ public static partial class ResponseReader
         else if (transferEncoding) framing = BodyFraming.UntilClose;
         else framing = length is null ? BodyFraming.UntilClose : BodyFraming.ContentLength;
         if (status == 101 || framing == BodyFraming.UntilClose) close = true;
-        return new ResponseHead(status, framing, length, close);
+        return new ResponseHead(status, framing, length, close) { KeepAliveMax = keepAliveMax };
+    }
+
+    /// <summary>The max parameter of a Keep-Alive field ("timeout=15, max=100", RFC 2068 §19.7.1.1): how many more requests the connection takes; null without one.</summary>
+    private static int? KeepAliveMax(ReadOnlySpan<byte> value)
+    {
+        foreach (var range in value.Split((byte)','))
+        {
+            var parameter = value[range].Trim(" \t"u8);
+            if (parameter.Length > 4 && Ascii.EqualsIgnoreCase(parameter[..4], "max="u8) && Utf8Parser.TryParse(parameter[4..], out int max, out var used)
+                && used == parameter.Length - 4 && max >= 0)
+                return max;
+        }
+        return null;
     }
 
     /// <summary>The next line of <paramref name="rest"/> without its line end (LF, one CR before it dropped).</summary>

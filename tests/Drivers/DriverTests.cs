@@ -5,6 +5,7 @@ using System.Threading.Tasks;
 using Comparator.Contracts;
 using Comparator.Drivers;
 using Comparator.Results;
+using Comparator.Targets;
 using Comparator.Wire;
 using Xunit;
 
@@ -88,6 +89,30 @@ public sealed class DriverTests
         Assert.Equal(0, window.Failed);
         Assert.Equal(rawRequest.Length * window.Requests, window.BytesSent);
         Assert.True(window.ConnectionsOpened < window.Requests, $"{window.ConnectionsOpened} connections for {window.Requests} requests");
+    }
+
+    /// <summary>
+    /// The simulated pass's windows: the socket driver stops at an exact count of requests, and learns from Mono's HttpListener how many it
+    /// serves on a connection (Keep-Alive: max=100 on a new one, then Connection: close after the 101st).
+    /// </summary>
+    [SkippableFact]
+    public async Task The_socket_driver_stops_at_an_exact_count_and_learns_the_servers_requests_per_connection()
+    {
+        var mono = TargetsFixture.UnderTest.FirstOrDefault(t => t.Host == HostRuntime.NetFramework);
+        Skip.If(mono is null, "no Mono target under test (COMPARATOR_TEST_TARGETS)");
+        var request = LoadRequest.For(Endpoints.Time, _targets.Default(mono!.Name).BaseUrl, Array.Empty<byte>(), JsonSample.DefaultItems);
+        using var session = new SocketDriver().Open(request, concurrency: 1, keepAlive: true, TimeSpan.FromSeconds(10));
+        Assert.True(session.RunsCounts);
+
+        var first = await session.RunCountAsync(30, TimeSpan.FromSeconds(60), CancellationToken.None);
+        var second = await session.RunCountAsync(222, TimeSpan.FromSeconds(60), CancellationToken.None);
+
+        Assert.Equal(30, first.Requests);
+        Assert.Equal(222, second.Requests);
+        Assert.Equal(0, first.Failed + second.Failed);
+        Assert.Equal(101, session.ServerLimit);
+        Assert.Equal(1, first.ConnectionsOpened);
+        Assert.Equal(2, second.ConnectionsOpened); // requests 102 and 203 of the connection's life open the next ones
     }
 
     [Theory]

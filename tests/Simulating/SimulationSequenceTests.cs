@@ -193,11 +193,11 @@ public sealed class SimulatedWindowTests
     [Fact]
     public async System.Threading.Tasks.Task A_window_reaches_its_least_time_too_and_a_fast_service_counts_more_requests_in_it()
     {
-        var load = new Slices(70); // a slice is answered at once: 70 requests each, as often as the loop asks
+        var load = new Slices(70); // a slice is answered at once: 70 requests in 0.2 s each, as often as the loop asks
 
-        var window = await SimulatedWindow.RunAsync(load, 120, TimeSpan.FromMilliseconds(300), System.Threading.CancellationToken.None);
+        var window = await SimulatedWindow.RunAsync(load, 120, TimeSpan.FromMilliseconds(500), System.Threading.CancellationToken.None);
 
-        Assert.True(load.Runs > 2, $"{load.Runs} slices: two reach 120 requests, the least time asks for more");
+        Assert.Equal(3, load.Runs); // two reach 120 requests; the least time, 0.5 s of the slices' 0.2 s each, asks for a third
         Assert.Equal(70 * load.Runs, window.Requests);
     }
 
@@ -208,5 +208,56 @@ public sealed class SimulatedWindowTests
             .WaitAsync(TimeSpan.FromSeconds(30));
 
         Assert.Equal(0, window.Requests);
+    }
+
+    /// <summary>A session that stops at exact counts, as the socket driver does, each request taking <paramref name="seconds"/>; its server serves <paramref name="limit"/> a connection.</summary>
+    private sealed class Counts(double seconds, long? limit) : IDriverSession
+    {
+        public List<long> Asked { get; } = new();
+
+        public bool RunsCounts => true;
+
+        public long? ServerLimit => Asked.Count > 0 ? limit : null; // known once an answer came
+
+        public System.Threading.Tasks.Task<DriverWindow> RunCountAsync(long requests, TimeSpan limit, System.Threading.CancellationToken cancellationToken)
+        {
+            Asked.Add(requests);
+            return System.Threading.Tasks.Task.FromResult(new DriverWindow(requests, 0, 0, 0, 0, requests * seconds, new LatencySummary(1, 1, 2, 3, 4),
+                requests * 100, requests * 50, requests * 10, 0, 0.01, Array.Empty<string>(), Array.Empty<string>()));
+        }
+
+        public System.Threading.Tasks.Task<DriverWindow> RunAsync(TimeSpan duration, System.Threading.CancellationToken cancellationToken) =>
+            throw new InvalidOperationException("a counting session's window runs counts, not slices");
+
+        public void Dispose() { }
+    }
+
+    [Fact]
+    public async System.Threading.Tasks.Task A_counted_window_is_whole_multiples_of_the_servers_requests_per_connection()
+    {
+        var load = new Counts(seconds: 0.01, limit: 101); // 101 requests take 1.01 s: the least time of 1.5 s asks for a second part
+        var before = await SimulatedWindow.RunAsync(load, 30, TimeSpan.Zero, System.Threading.CancellationToken.None, wholeConnections: false);
+
+        var window = await SimulatedWindow.RunAsync(load, 100, TimeSpan.FromSeconds(1.5), System.Threading.CancellationToken.None);
+
+        Assert.Equal(30, before.Requests); // the part before the windows is exact: it sets where in a connection's life each window starts
+        Assert.Equal(202, window.Requests);
+        Assert.All(load.Asked.Skip(1), n => Assert.Equal(0, n % 101));
+    }
+
+    [Theory]
+    [InlineData(100, 0.0, 101, 101)] // the first part reaches the count, rounded up to a whole connection
+    [InlineData(250, 0.0, 101, 303)]
+    [InlineData(100, 0.0, 1, 100)] // a server without a limit: the count itself
+    public void The_first_counted_part_reaches_the_count_in_whole_units(int requests, double least, long unit, long expected) =>
+        Assert.Equal(expected, SimulatedWindow.Next(null, requests, TimeSpan.FromSeconds(least), unit));
+
+    [Fact]
+    public void A_later_part_asks_for_the_least_time_at_the_rate_so_far_in_whole_units()
+    {
+        var sofar = new DriverWindow(101, 0, 0, 0, 0, 0.5, new LatencySummary(1, 1, 2, 3, 4), 0, 0, 0, 0, 0, Array.Empty<string>(), Array.Empty<string>());
+
+        // 1 s more at 202 a second, a tenth over: 222.2, so three connections' worth.
+        Assert.Equal(303, SimulatedWindow.Next(sofar, 100, TimeSpan.FromSeconds(1.5), 101));
     }
 }

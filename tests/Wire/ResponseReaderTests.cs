@@ -155,6 +155,20 @@ public sealed class ResponseReaderTests
         }
     }
 
+    [Theory]
+    [InlineData("timeout=15,max=100", 100)]
+    [InlineData("timeout=5, MAX=7", 7)]
+    [InlineData("max=0", 0)]
+    [InlineData("timeout=15", null)]
+    [InlineData("max=-1", null)]
+    [InlineData("max=12x", null)]
+    public void A_keep_alive_field_says_how_many_more_requests_the_connection_takes(string value, int? expected)
+    {
+        var head = ResponseReader.ParseHead(Encoding.ASCII.GetBytes($"HTTP/1.1 200 OK\r\nKeep-Alive: {value}\r\nContent-Length: 0\r\n\r\n"), "GET");
+        Assert.Equal(expected, head.KeepAliveMax);
+        Assert.True(head.KeepsConnection);
+    }
+
     [Fact]
     public void Repeated_equal_content_lengths_are_one()
     {
