@@ -65,18 +65,19 @@ public sealed record CellResult(
         {
             var requests = launch.Sum(w => w.Requests);
             var failed = launch.Sum(w => w.Failed);
-            var perRequest = Median(launch.Select(w => Metrics.SimulatedInstructionsPerRequest.Of(w)).ToList());
+            var counts = launch.Select(w => Metrics.SimulatedInstructionsPerRequest.Of(w)).ToList();
+            var perRequest = counts.Any(c => c is null) ? null : Median(counts.OfType<double>().ToList());
             return Measurement.Of((Metrics.Requests, requests), (Metrics.Failed, failed), (Metrics.ElapsedSeconds, launch.Sum(w => w.ElapsedSeconds)),
                 (Metrics.SimulatedInstructions, perRequest * (requests - failed)), (Metrics.SimulatedCompilerInstructions, launch.Sum(w => Metrics.SimulatedCompilerInstructions.Of(w) ?? 0)),
                 (Metrics.SimulatedInstructionsPerRequest, perRequest))
                 with { Launch = launch.Key, Round = 0 };
         }).ToList();
 
-    /// <summary>The median of a launch's windows, the mean of the middle two of an even count; null when any window has no count.</summary>
-    private static double? Median(IReadOnlyList<double?> values)
+    /// <summary>The median, the mean of the middle two of an even count; null for none.</summary>
+    public static double? Median(IReadOnlyList<double> values)
     {
-        if (values.Count == 0 || values.Any(v => v is null)) return null;
-        var sorted = values.Select(v => v!.Value).Order().ToList();
+        if (values.Count == 0) return null;
+        var sorted = values.Order().ToList();
         return (sorted[(sorted.Count - 1) / 2] + sorted[sorted.Count / 2]) / 2;
     }
 }

@@ -79,7 +79,7 @@ public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, Time
     /// <summary>How near a launch's first two windows must lie for the launch to stop at them (<see cref="Agree"/>).</summary>
     public const double Agreement = 0.005;
 
-        /// <summary>The longest a window may take to reach its requests: a window stopped by it counts the requests it had, and says how many.</summary>
+    /// <summary>The longest a window may take to reach its requests: a window stopped by it counts the requests it had, and says how many.</summary>
     public static readonly TimeSpan WindowLimit = TimeSpan.FromSeconds(30);
 
     /// <summary>How long the driver runs between two looks at a window's request count: a window overshoots its count by at most this much load.</summary>

@@ -16,16 +16,9 @@ public static class SimulatedMerge
             {
                 Simulated = simulated,
                 Summary = c.Summary?.With(Metrics.SimulatedInstructionsPerRequest,
-                    Median(CellResult.PerLaunch(simulated).Select(w => Metrics.SimulatedInstructionsPerRequest.Of(w)).OfType<double>().ToList())),
+                    CellResult.Median(CellResult.PerLaunch(simulated).Select(w => Metrics.SimulatedInstructionsPerRequest.Of(w)).OfType<double>().ToList())),
             }
             : c).ToList(),
         Spec = run.Spec with { SimulatedCounters = line, SimulatedSequential = sequential },
     };
-
-    private static double? Median(IReadOnlyList<double> values)
-    {
-        if (values.Count == 0) return null;
-        var sorted = values.Order().ToList();
-        return sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[sorted.Count / 2 - 1] + sorted[sorted.Count / 2]) / 2;
-    }
 }
