@@ -93,7 +93,7 @@ public static class RunCommand
             CommandLine.One("--simulated-launches", "N", "A fixed count of launches for the simulated pass (2 to 20), each target started afresh under the simulator in each, " +
                 "judged once at the end. Default: none: 3 launches, then launches added to the cells whose simulated judgment is not settled, within --simulated-budget."),
             CommandLine.One("--simulated-budget", "DURATION", "How long the simulated pass may run, starts included, before it adds no more launches to unsettled cells " +
-                "(its first 3 launches always run; 0 adds none). Default: 5m: the default pair's three launches take about 4, leaving room for one more of a cell or two (docs/method.md)."),
+                "(its first 3 launches always run; 0 adds none). Default: 270s: the default pair's three launches take 250-290 s on 2 cores, so a default run stays within 10 minutes and adds a launch only on a fast day; give more to settle more (docs/method.md)."),
             CommandLine.One("--steady-bound", "DURATION", "How much longer a .NET target's warm-up may go on while its runtime still compiles (tiered JIT); " +
                 "a window measured before it stopped is marked. 0 turns the wait off. Default: 20s."),
             CommandLine.Flag("--duet", "Measure every target of a cell in the same windows, side by side (duet measurement), instead of in turn: " +

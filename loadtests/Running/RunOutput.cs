@@ -44,7 +44,7 @@ public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, Time
     int Connections)
 {
     // Before Default: static fields are set in the order written, and Default's initializers read these.
-    public static readonly TimeSpan DefaultBudget = TimeSpan.FromMinutes(5);
+    public static readonly TimeSpan DefaultBudget = TimeSpan.FromSeconds(270);
     public const int DefaultMaxLaunches = 10;
 
     /// <summary>
@@ -60,24 +60,15 @@ public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, Time
     /// locks, spinning and thread-pool growth, as contention varied) and by 0.5-1% on one, where each request takes the same path through the
     /// pool. The figure is the work of a request served alone, the way iai-callgrind counts a call: concurrency's own costs are left to the
     /// measured figures. Four windows a cell, their median the launch's figure (<see cref="CellResult.PerLaunch"/>), so a window that took in a
-    /// burst of other work is left out and a collection every other window counted at its rate. At least 1 s a window (at 1.5 s, with the
+    /// burst of other work is left out and a collection every other window counted at its rate. Every launch counts all four: stopping at
+    /// two windows that agreed within 0.5% saved a default run almost nothing (a cell waits for its slower side) and biased a cell whose
+    /// collections come every few windows (webapi-selfhost's echo-post 64KB: 1011k and 1017k a request in two launches stopped at two light
+    /// windows, 1057k and 1060k in two that counted four; docs/method.md). At least 1 s a window (at 1.5 s, with the
     /// fourth window, three launches of the default pair took 353 s). Three launches before the first look, then launches added to the cells
     /// not yet settled (<see cref="Sequential"/>), within <see cref="Budget"/>.
     /// </summary>
     public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(0.5), 30, 100,
         TimeSpan.FromSeconds(1), 4, 1);
-
-    /// <summary>
-    /// Whether a launch's first two windows of a cell agree closely enough to be its figure without the other two: within 0.5% of each
-    /// other. In two A/A passes and a default run (144 launches of a cell on one target) 44 first pairs agreed so, and their mean lay within
-    /// 0.4% of the four windows' median; a collection every other window or a burst in one keeps the two apart, and the four are counted.
-    /// At 1.5% (79 of 144 stopped at two) a known gap of 5% on FixedWorkService went unsettled to the horizon in 2 runs of 2.
-    /// </summary>
-    public static bool Agree(IReadOnlyList<double?> windows) =>
-        windows.Count == 2 && windows[0] is double a && windows[1] is double b && a > 0 && b > 0 && Math.Abs(a - b) / Math.Min(a, b) <= Agreement;
-
-    /// <summary>How near a launch's first two windows must lie for the launch to stop at them (<see cref="Agree"/>).</summary>
-    public const double Agreement = 0.005;
 
     /// <summary>The longest a window may take to reach its requests: a window stopped by it counts the requests it had, and says how many.</summary>
     public static readonly TimeSpan WindowLimit = TimeSpan.FromSeconds(30);

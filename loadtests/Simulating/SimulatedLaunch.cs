@@ -153,7 +153,6 @@ public static class SimulatedLaunch
                 if (!await DumpAsync()) break;
                 var threads = CallgrindDump.Read(pass.Folder, $"{CallgrindSimulator.Stem}.{pid}", dumps[pid]);
                 list.Add((key, SimulationPass.Window(served, threads) with { Launch = launch, Round = round }));
-                if (SimulationSettings.Agree(list.Select(w => Metrics.SimulatedInstructionsPerRequest.Of(w.Item2)).ToList())) break;
             }
             return list;
 

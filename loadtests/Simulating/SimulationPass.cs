@@ -46,7 +46,7 @@ public static class SimulationPass
                       $"({design.Describe()}) within {Seconds(settings.Budget)}") +
                   $", every target afresh under callgrind in each, side by side; per closed-loop cell {Seconds(settings.Warmup)} of warm-up with counting off " +
                   $"({Seconds(settings.FirstWarmup)} for a launch's first), then counting on, {settings.DiscardRequests} requests counted and not read, then " +
-                  $"{settings.Rounds} windows (two where they agree within {SimulationSettings.Agreement:0.#%}) of at least {settings.WindowRequests} requests and " +
+                  $"{settings.Rounds} windows of at least {settings.WindowRequests} requests and " +
                   $"{Seconds(settings.WindowTime)}, whole connections where the server says how many requests it serves on one, on at most {settings.Connections} " +
                   "connection(s); a launch's figure its windows' median";
         progress.Message("simulate: " + how);

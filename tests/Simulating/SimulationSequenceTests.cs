@@ -260,14 +260,4 @@ public sealed class SimulatedWindowTests
         // 1 s more at 202 a second, a tenth over: 222.2, so three connections' worth.
         Assert.Equal(303, SimulatedWindow.Next(sofar, 100, TimeSpan.FromSeconds(1.5), 101));
     }
-
-    [Theory]
-    [InlineData(new double[] { 500_000, 502_400 }, true)] // 0.48% apart: the launch stops at two
-    [InlineData(new double[] { 502_400, 500_000 }, true)]
-    [InlineData(new double[] { 851_000, 920_000 }, false)] // a collection in one of them: all four are counted
-    [InlineData(new double[] { 500_000, 502_600 }, false)]
-    [InlineData(new double[] { 500_000 }, false)]
-    [InlineData(new double[] { 500_000, 500_000, 500_000 }, false)] // only the first two decide
-    public void A_launch_stops_at_two_windows_only_where_they_agree_within_the_margin(double[] windows, bool agree) =>
-        Assert.Equal(agree, SimulationSettings.Agree(windows.Select(w => (double?)w).ToList()));
 }
