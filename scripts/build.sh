@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Restores and builds everything in Release. Shared by compare.sh, test.sh and .ci/run.
 #   1. Comparator.Core.slnf: the comparator, the tests and every target whose packages every
-#      NuGet source we know of holds. A failure here fails the build.
+#      NuGet source we know of holds. A failure here fails the build. `build.sh run` (compare.sh)
+#      builds Comparator.Run.slnf instead: the same without the tests and their doubles, which the
+#      main job does not start (38 s on a fresh clone here, against 53 s for Core).
 #   2. The optional targets (the named twins, whose packages only some NuGet sources hold): each is
 #      restored on its own; where its packages restore from your NuGet sources it is built (and a
 #      build failure fails the build), where they do not it is skipped with one line naming the
@@ -15,7 +17,9 @@ if ! command -v dotnet >/dev/null 2>&1; then
 fi
 
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
-dotnet build Comparator.Core.slnf -c Release -nologo -clp:ErrorsOnly -v:quiet
+core=Comparator.Core.slnf
+[ "${1:-}" = run ] && core=Comparator.Run.slnf
+dotnet build "$core" -c Release -nologo -clp:ErrorsOnly -v:quiet
 
 # target name, project; keep in step with the catalogue (loadtests/Targets/TargetCatalog.cs).
 optional=("wcf src/WcfService/WcfService.csproj" "webapi src/WebApiService/WebApiService.csproj")

@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/prerequisites.sh
-bash scripts/build.sh
+bash scripts/build.sh run
 exec dotnet artifacts/bin/Comparator/release/comparator.dll "$@"

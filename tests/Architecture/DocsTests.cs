@@ -25,6 +25,17 @@ public class DocsTests
 
     private static string Read(string doc) => File.ReadAllText(Path.Combine(Root, doc));
 
+    /// <summary>The main job's build (Comparator.Run.slnf) is the core build without the tests, so the two never drift: a target added to one is in both.</summary>
+    [Fact]
+    public void The_main_jobs_build_is_the_core_build_without_the_tests()
+    {
+        IReadOnlyList<string> Projects(string filter) => System.Text.Json.JsonDocument.Parse(File.ReadAllText(Path.Combine(Root, filter)))
+            .RootElement.GetProperty("solution").GetProperty("projects").EnumerateArray().Select(p => p.GetString()!).ToList();
+
+        Assert.Equal(Projects("Comparator.Core.slnf").Where(p => !p.StartsWith(@"tests\", StringComparison.Ordinal)), Projects("Comparator.Run.slnf"));
+        Assert.Contains(@"loadtests\Comparator.csproj", Projects("Comparator.Run.slnf"));
+    }
+
     /// <summary>docs/layout.md's walk of one run names files that exist, and at most 20 of them.</summary>
     [Fact]
     public void The_walk_of_one_run_names_files_that_exist_and_few_of_them()
