@@ -146,6 +146,30 @@ public static class RunOptionsParser
     private static SimulationSettings? Simulation(ArgumentReader a, bool quick)
     {
         var on = Counters(a).Simulated || AutoSimulates(a, quick);
+        var (dotnetRaw, warmupRaw) = (Optional(a, "--simulated-dotnet"), Optional(a, "--simulated-warmup"));
+        if (!on && (dotnetRaw ?? warmupRaw) is not null)
+            throw new UsageException($"{a.CommandName}: {(dotnetRaw is not null ? "--simulated-dotnet" : "--simulated-warmup")} shapes the simulated pass, and this run has " +
+                "no simulated pass (--counters hardware or off, or auto on a CPU that counts, --quick or --launches 1); add --counters simulated");
+        var settings = Launches(a, on);
+        if (settings is null) return null;
+        if (dotnetRaw is not null)
+            settings = settings with
+            {
+                DotNet = DotNetUnderSimulation.Find(dotnetRaw) ?? throw new UsageException(
+                    $"{a.CommandName}: --simulated-dotnet takes {string.Join(", ", DotNetUnderSimulation.All.Select(s => s.Name))}, not '{dotnetRaw}'"),
+            };
+        if (warmupRaw is not null)
+        {
+            // A launch's first cell keeps its extra time over the others: it compiles the path every cell shares.
+            var warmup = Duration("--simulated-warmup", warmupRaw, allowZero: true, a.CommandName);
+            settings = settings with { Warmup = warmup, FirstWarmup = warmup + (SimulationSettings.Default.FirstWarmup - SimulationSettings.Default.Warmup) };
+        }
+        return settings;
+    }
+
+    /// <summary>The pass's launches: the default's, --simulated-budget's or --simulated-launches'; null for a run without the pass.</summary>
+    private static SimulationSettings? Launches(ArgumentReader a, bool on)
+    {
         var (fixedRaw, budgetRaw) = (Optional(a, "--simulated-launches"), Optional(a, "--simulated-budget"));
         if (fixedRaw is null && budgetRaw is null) return on ? SimulationSettings.Default : null;
         var given = fixedRaw is not null ? "--simulated-launches" : "--simulated-budget";

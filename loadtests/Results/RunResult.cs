@@ -150,6 +150,12 @@ public sealed record RunSpec(
     /// <summary>How the simulated pass added launches until its cells settled (its own looks, budget and stop); null where it ran a fixed count or none.</summary>
     public SequentialSpec? SimulatedSequential { get; init; }
 
+    /// <summary>
+    /// What each simulated target's runtime ran with under the simulator, by target: "Mono 6.8.0.105 (net472) with MONO_DEBUG=explicit-null-checks",
+    /// ".NET 10 with DOTNET_EnableWriteXorExecute=0 DOTNET_TieredCompilation=0 DOTNET_ReadyToRun=0 (one-compile: ...)"; null where no pass ran or in files saved before.
+    /// </summary>
+    public IReadOnlyDictionary<string, string>? SimulatedRuntimes { get; init; }
+
     /// <summary>What the CPU's counters counted in this run, or the one line that says why they were not (and how to allow them); null in files saved before they were read.</summary>
     public string? CpuCounters { get; init; }
 

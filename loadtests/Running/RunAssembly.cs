@@ -23,7 +23,7 @@ public static class RunAssembly
         if (record.SimulatedLine is string line)
             result = SimulatedMerge.Merge(result, record.SimulatedWindows, record.SimulatedEnded ? line
                 : $"{line}; the pass did not reach its end (rebuilt from the journal with the {record.SimulatedWindows.Values.Sum(w => w.Count)} simulated window(s) it had counted)",
-                record.SimulatedSequential);
+                record.SimulatedSequential, record.SimulatedRuntimes);
         return result with { Verdicts = judge(result), Profile = record.Profile };
     }
 

@@ -33,7 +33,7 @@ public sealed record JournalEntry(string Event, DateTimeOffset At)
     public const string IsLook = "look";             // Look: the sequential design's look after a launch
     public const string IsEnd = "end";               // Partial, Note (why the run stopped adding launches)
     public const string IsProfile = "profile";       // Profile: the profile pass after the run's end (run --profile)
-    public const string IsSimulatedStart = "simulated-start";   // Note, Sequential: the simulated pass began, what it counts and how, its planned design
+    public const string IsSimulatedStart = "simulated-start";   // Note, Sequential, Runtimes: the simulated pass began, what it counts and how, its planned design, each target's runtime settings
     public const string IsSimulatedWindow = "simulated-window"; // Key, Window: one simulated window
     public const string IsSimulatedEnd = "simulated-end";       // Note, Sequential: the pass's line (failures too) and how it added launches
 
@@ -53,6 +53,7 @@ public sealed record JournalEntry(string Event, DateTimeOffset At)
     public bool? Partial { get; init; }
     public ProfileResult? Profile { get; init; }
     public SequentialSpec? Sequential { get; init; }
+    public IReadOnlyDictionary<string, string>? Runtimes { get; init; }
 }
 
 /// <summary>

@@ -70,6 +70,9 @@ public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, Time
     public static readonly SimulationSettings Default = new(3, TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(0.5), 30, 100,
         TimeSpan.FromSeconds(1), 4, 1);
 
+    /// <summary>How a .NET target runs under the simulator (--simulated-dotnet); Mono targets run with their own settings alike.</summary>
+    public DotNetUnderSimulation DotNet { get; init; } = DotNetUnderSimulation.Default;
+
     /// <summary>The longest a window may take to reach its requests: a window stopped by it counts the requests it had, and says how many.</summary>
     public static readonly TimeSpan WindowLimit = TimeSpan.FromSeconds(30);
 

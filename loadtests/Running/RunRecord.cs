@@ -63,6 +63,7 @@ public sealed class RunRecord
     public string? SimulatedLine { get; private set; }
     public bool SimulatedEnded { get; private set; }
     public SequentialSpec? SimulatedSequential { get; private set; }
+    public IReadOnlyDictionary<string, string>? SimulatedRuntimes { get; private set; }
     public IReadOnlyDictionary<CellKey, IReadOnlyList<Measurement>> SimulatedWindows =>
         _simulated.ToDictionary(w => w.Key, w => (IReadOnlyList<Measurement>)w.Value);
     private readonly Dictionary<CellKey, List<Measurement>> _simulated = new();
@@ -146,7 +147,7 @@ public sealed class RunRecord
             case JournalEntry.IsLook: _looks.Add(e.Look!); break;
             case JournalEntry.IsEnd: (Partial, Stopped) = (e.Partial, e.Note ?? Stopped); break;
             case JournalEntry.IsProfile: Profile = e.Profile; break;
-            case JournalEntry.IsSimulatedStart: (SimulatedLine, SimulatedSequential) = (e.Note, e.Sequential); break;
+            case JournalEntry.IsSimulatedStart: (SimulatedLine, SimulatedSequential, SimulatedRuntimes) = (e.Note, e.Sequential, e.Runtimes); break;
             case JournalEntry.IsSimulatedWindow:
                 (_simulated.TryGetValue(e.Key!, out var counted) ? counted : _simulated[e.Key!] = new List<Measurement>()).Add(e.Window!);
                 break;

@@ -9,7 +9,8 @@ namespace Comparator.Running;
 /// </summary>
 public static class SimulatedMerge
 {
-    public static RunResult Merge(RunResult run, IReadOnlyDictionary<CellKey, IReadOnlyList<Measurement>> windows, string line, SequentialSpec? sequential) => run with
+    public static RunResult Merge(RunResult run, IReadOnlyDictionary<CellKey, IReadOnlyList<Measurement>> windows, string line, SequentialSpec? sequential,
+        IReadOnlyDictionary<string, string>? runtimes = null) => run with
     {
         Cells = run.Cells.Select(c => windows.TryGetValue(c.Key, out var simulated) && simulated.Count > 0
             ? c with
@@ -19,6 +20,6 @@ public static class SimulatedMerge
                     CellResult.Median(CellResult.PerLaunch(simulated).Select(w => Metrics.SimulatedInstructionsPerRequest.Of(w)).OfType<double>().ToList())),
             }
             : c).ToList(),
-        Spec = run.Spec with { SimulatedCounters = line, SimulatedSequential = sequential },
+        Spec = run.Spec with { SimulatedCounters = line, SimulatedSequential = sequential, SimulatedRuntimes = runtimes },
     };
 }

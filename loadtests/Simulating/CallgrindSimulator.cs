@@ -34,20 +34,6 @@ public sealed class CallgrindSimulator
         "--collect-jumps=no",
     };
 
-    /// <summary>
-    /// The runtimes' settings under the simulator, every target alike (the spec line names them):
-    /// DOTNET_EnableWriteXorExecute=0: a .NET JIT writes code to pages that are never both writable and executable otherwise;
-    /// MONO_DEBUG=explicit-null-checks: Mono tests for null in its JIT code instead of taking a SIGSEGV and turning it into a
-    ///   NullReferenceException. With Mono's signal-based checks, valgrind 3.19 itself died at 5 of 35 starts of webapi-selfhost ("VALGRIND
-    ///   INTERNAL ERROR ... SIGSEGV", si_code 2, at the guard page below a new thread's stack, counting off or on); with explicit checks at
-    ///   none of the starts in docs/method.md's table. It adds a compare and a branch where a null could be met: the count is of that code.
-    /// </summary>
-    public static readonly IReadOnlyDictionary<string, string> Variables = new Dictionary<string, string>
-    {
-        ["DOTNET_EnableWriteXorExecute"] = "0",
-        ["MONO_DEBUG"] = "explicit-null-checks",
-    };
-
     public string Valgrind { get; }
     public string Control { get; }
 
@@ -63,8 +49,7 @@ public sealed class CallgrindSimulator
             return (null, "simulated instructions: not counted: valgrind is not installed (Debian package valgrind: apt-get install valgrind)");
         var (exit, version, _) = await RunAsync(valgrind, TimeSpan.FromSeconds(30), "--version");
         return exit == 0
-            ? (new CallgrindSimulator(valgrind, control), $"simulated instructions: {version.Trim()} callgrind, user mode, every thread from the start; {string.Join(" ", Options)}; " +
-                $"{string.Join(" ", Variables.Select(v => $"{v.Key}={v.Value}"))}")
+            ? (new CallgrindSimulator(valgrind, control), $"simulated instructions: {version.Trim()} callgrind, user mode, every thread; {string.Join(" ", Options)}")
             : (null, "simulated instructions: not counted: valgrind --version failed");
     }
 

@@ -95,7 +95,7 @@ public static class SimulatedLaunch
             {
                 Interlocked.Increment(ref starts);
                 var log = Path.Combine(pass.Folder, $"valgrind.{target.Name}.{attempt}.%p.log");
-                var session = Session(log);
+                var session = Session(log, pass.Settings.DotNet.EnvironmentFor(target.Definition!.Host));
                 lock (sessions) sessions.Add(session);
                 await session.StartAsync(new[] { target }, cancellationToken);
                 if (session.Active.Count > 0) return (session, session.Active[0], log);
@@ -114,11 +114,11 @@ public static class SimulatedLaunch
         }
 
         // The pass's own records: its starts and checks are not the run's; a simulated service's first answers take seconds.
-        LaunchSession Session(string log)
+        LaunchSession Session(string log, IReadOnlyDictionary<string, string> environment)
         {
             var window = pass.Window;
             var launcher = new TargetLauncher(pass.Layout, SimulationSettings.ReadyTimeout, pass.Grid.Pin?.ServerCpus, ports: pass.Targets.Ports,
-                environment: CallgrindSimulator.Variables, wrap: (host, arguments) => pass.Simulator.Wrap(host, arguments, pass.Folder, log));
+                environment: environment, wrap: (host, arguments) => pass.Simulator.Wrap(host, arguments, pass.Folder, log));
             var drivers = new[] { pass.Driver };
             return new LaunchSession(new RunContext(pass.Targets, pass.Grid, window, JudgingPlan.OneLaunch, pass.Plan,
                 RunRecord.Begin(RunSpecMapping.Start(pass.Targets, pass.Grid, window, JudgingPlan.OneLaunch, pass.Plan, drivers, DateTimeOffset.UtcNow), journal: null),
@@ -181,6 +181,7 @@ public static class SimulatedLaunch
         int Connections(PlannedCell cell) => Math.Min(cell.Plan.Key.Concurrency, settings.Connections);
     }
 
-    /// <summary>Whether the pass can start a target under the simulator: one the comparator starts, on Mono.</summary>
-    public static bool Simulable(TargetPlan target) => target.ExternalUrl is null && target.Definition?.Host == HostRuntime.NetFramework;
+    /// <summary>Whether the pass can start a target under the simulator: one the comparator starts, on Mono or .NET.</summary>
+    public static bool Simulable(TargetPlan target) =>
+        target.ExternalUrl is null && target.Definition?.Host is HostRuntime.NetFramework or HostRuntime.DotNet;
 }

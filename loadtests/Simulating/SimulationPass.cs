@@ -13,7 +13,7 @@ namespace Comparator.Simulating;
 
 /// <summary>The simulated pass's windows by the measured cell they belong to, its one line (what was counted, or why nothing was), and how it added launches.</summary>
 public sealed record SimulationResult(IReadOnlyDictionary<CellKey, IReadOnlyList<Measurement>> Windows, string Line, IReadOnlyList<string> Failures,
-    SequentialSpec? Sequential = null)
+    SequentialSpec? Sequential = null, IReadOnlyDictionary<string, string>? Runtimes = null)
 {
     /// <summary>The line with every failure after it: what the spec line and the journal keep.</summary>
     public string FullLine => Line + (Failures.Count > 0 ? "; " + string.Join("; ", Failures) : "");
@@ -50,16 +50,11 @@ public static class SimulationPass
                   $"{Seconds(settings.WindowTime)}, whole connections where the server says how many requests it serves on one, on at most {settings.Connections} " +
                   "connection(s); a launch's figure its windows' median";
         progress.Message("simulate: " + how);
-        line += "; " + how;
+        line += "; " + Runtimes(targets, settings.DotNet) + "; " + how;
         var failures = new List<string>();
         // A service given by URL runs outside the comparator: it cannot be started under the simulator. Said once, not per cell.
         foreach (var external in targets.Plans.Where(t => t.ExternalUrl is not null))
             failures.Add($"{external.Name}: not simulated: a service given by URL runs outside the comparator, so it cannot be started under the simulator");
-        // A .NET target is not simulated yet: its tiered JIT does not finish within the pass's warm-up on a 50 times slower clock, and a
-        // launch still tiering counted 8 to 30 times a steady one (docs/method.md). Its other figures are measured as ever.
-        foreach (var dotnet in targets.Plans.Where(t => t.ExternalUrl is null && t.Definition?.Host == HostRuntime.DotNet))
-            failures.Add($"{dotnet.Name}: not simulated: a .NET target's tiered JIT does not settle under the simulator within the pass's warm-up, " +
-                         "so its count would be the compiler's as much as the requests'");
         // A command of no runtime it knows may be a wrapper (a shell) that execs or forks the service: the simulator counts only the
         // program it starts, so the count could be the wrapper's alone.
         foreach (var other in targets.Plans.Where(t => t.Definition?.Host == HostRuntime.Other))
@@ -73,7 +68,9 @@ public static class SimulationPass
         var pass = new SimulationContext(simulator, targets, grid, simulatedWindow, settings, plan, driver, layout, directory, progress, failures);
         SequentialSpec? Spec(int launches, string stopped, IReadOnlyList<LookSpec> looks, double seconds) => design is null ? null
             : new SequentialSpec(design.FirstLook, design.MaxLaunches, settings.Budget.TotalSeconds, Math.Round(seconds, 1), launches, stopped, looks);
-        journal?.Append(new JournalEntry(JournalEntry.IsSimulatedStart, DateTimeOffset.UtcNow) { Note = line, Sequential = Spec(0, "", Array.Empty<LookSpec>(), 0) });
+        var runtimes = targets.Plans.Where(SimulatedLaunch.Simulable).ToDictionary(t => t.Name, t => RuntimeOf(t, settings.DotNet));
+        journal?.Append(new JournalEntry(JournalEntry.IsSimulatedStart, DateTimeOffset.UtcNow)
+            { Note = line, Sequential = Spec(0, "", Array.Empty<LookSpec>(), 0), Runtimes = runtimes });
 
         var windows = new Dictionary<CellKey, List<Measurement>>();
         var looks = new List<LookSpec>();
@@ -122,7 +119,7 @@ public static class SimulationPass
                                 (restarts.Count == 0 ? "" : $" ({string.Join("; ", restarts)})");
         if (design is not null) line += $"; {launch} launch(es) in {clock.Elapsed.TotalSeconds:0} s, stopped at {stopped}";
         var result = new SimulationResult(windows.ToDictionary(w => w.Key, w => (IReadOnlyList<Measurement>)w.Value), line, failures,
-            Spec(launch, stopped, looks, clock.Elapsed.TotalSeconds));
+            Spec(launch, stopped, looks, clock.Elapsed.TotalSeconds), runtimes);
         journal?.Append(new JournalEntry(JournalEntry.IsSimulatedEnd, DateTimeOffset.UtcNow) { Note = result.FullLine, Sequential = result.Sequential });
         return result;
     }
@@ -141,6 +138,28 @@ public static class SimulationPass
             .ToList();
     }
 
+    /// <summary>
+    /// What each runtime among the simulated targets ran with, every target of a runtime alike: "Mono: MONO_DEBUG=explicit-null-checks; .NET:
+    /// DOTNET_EnableWriteXorExecute=0 DOTNET_TieredCompilation=0 DOTNET_ReadyToRun=0, one-compile: ...".
+    /// </summary>
+    public static string Runtimes(TargetSet targets, DotNetUnderSimulation dotnet)
+    {
+        var hosts = targets.Plans.Where(SimulatedLaunch.Simulable).Select(t => t.Definition!.Host).Distinct().OrderBy(h => h).ToList();
+        return hosts.Count == 0 ? "no target to simulate" : string.Join("; ", hosts.Select(host => host == HostRuntime.DotNet
+            ? $".NET: {DotNetUnderSimulation.Assignments(dotnet.EnvironmentFor(host))} ({dotnet.Name}: {dotnet.Meaning})"
+            : $"{RuntimeName(host)}: {DotNetUnderSimulation.Assignments(dotnet.EnvironmentFor(host))}"));
+    }
+
+    /// <summary>A target's runtime and what it ran with under the simulator, as the answer names it beside a count whose sides' differ.</summary>
+    public static string RuntimeOf(TargetPlan target, DotNetUnderSimulation dotnet)
+    {
+        var host = target.Definition!.Host;
+        var with = $"{target.Definition.Runtime} with {DotNetUnderSimulation.Assignments(dotnet.EnvironmentFor(host))}";
+        return host == HostRuntime.DotNet ? $"{with} ({dotnet.Name}: {dotnet.Meaning})" : with;
+    }
+
+    private static string RuntimeName(HostRuntime host) => host == HostRuntime.NetFramework ? "Mono" : host.ToString();
+
     private static string Seconds(TimeSpan span) => span.TotalSeconds.ToString("0.#", CultureInfo.InvariantCulture) + " s";
 
     /// <summary>A simulated window: the driver's requests and failures, the threads' instructions (the compiling ones apart) and per successful request.</summary>
@@ -156,5 +175,5 @@ public static class SimulationPass
 
     /// <summary>The run with the pass's windows on their cells, and its line, failures included (<see cref="SimulatedMerge"/>).</summary>
     public static RunResult Merge(RunResult run, SimulationResult simulated) =>
-        SimulatedMerge.Merge(run, simulated.Windows, simulated.FullLine, simulated.Sequential);
+        SimulatedMerge.Merge(run, simulated.Windows, simulated.FullLine, simulated.Sequential, simulated.Runtimes);
 }

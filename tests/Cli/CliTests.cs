@@ -122,6 +122,36 @@ public sealed class CliTests : IDisposable
     }
 
     [Fact]
+    public void Simulated_dotnet_and_warmup_shape_the_pass_and_are_refused_where_they_mean_nothing()
+    {
+        var options = RunOptionsParser.Parse(new[] { "--targets", "kestrel", "--counters", "simulated", "--simulated-dotnet", "tiered", "--simulated-warmup", "3s" },
+            BuildLayout.Discover());
+        Assert.Equal(SimulationSettings.Default with { DotNet = DotNetUnderSimulation.Tiered, Warmup = TimeSpan.FromSeconds(3), FirstWarmup = TimeSpan.FromSeconds(4.5) },
+            options.Output.Simulation);
+        Assert.Equal(DotNetUnderSimulation.OneCompile, RunOptionsParser.Parse(new[] { "--targets", "kestrel", "--counters", "simulated" }, BuildLayout.Discover())
+            .Output.Simulation!.DotNet);
+
+        var unknown = Assert.Throws<UsageException>(() => RunOptionsParser.Parse(
+            new[] { "--targets", "kestrel", "--counters", "simulated", "--simulated-dotnet", "fast" }, BuildLayout.Discover()));
+        Assert.Contains("--simulated-dotnet takes one-compile, no-tiering, tiered, tiered-no-pgo, not 'fast'", unknown.Message);
+        var without = Assert.Throws<UsageException>(() => RunOptionsParser.Parse(
+            new[] { "--targets", "kestrel", "--counters", "off", "--simulated-dotnet", "tiered" }, BuildLayout.Discover()));
+        Assert.Contains("--simulated-dotnet shapes the simulated pass, and this run has no simulated pass", without.Message);
+    }
+
+    [Fact]
+    public void Under_the_simulator_each_runtime_gets_its_own_settings_and_a_dotnet_one_the_chosen_compilers()
+    {
+        Assert.Equal(new Dictionary<string, string> { ["MONO_DEBUG"] = "explicit-null-checks" },
+            DotNetUnderSimulation.OneCompile.EnvironmentFor(HostRuntime.NetFramework));
+        Assert.Equal(new Dictionary<string, string> { ["DOTNET_EnableWriteXorExecute"] = "0", ["DOTNET_ThreadPool_UnfairSemaphoreSpinLimit"] = "0", ["DOTNET_TieredCompilation"] = "0", ["DOTNET_ReadyToRun"] = "0" },
+            DotNetUnderSimulation.OneCompile.EnvironmentFor(HostRuntime.DotNet));
+        Assert.Equal(new Dictionary<string, string> { ["DOTNET_EnableWriteXorExecute"] = "0", ["DOTNET_ThreadPool_UnfairSemaphoreSpinLimit"] = "0" }, DotNetUnderSimulation.Tiered.EnvironmentFor(HostRuntime.DotNet));
+        Assert.Equal(new Dictionary<string, string> { ["DOTNET_EnableWriteXorExecute"] = "0", ["DOTNET_ThreadPool_UnfairSemaphoreSpinLimit"] = "0", ["DOTNET_TieredPGO"] = "0" },
+            DotNetUnderSimulation.Find("TIERED-NO-PGO")!.EnvironmentFor(HostRuntime.DotNet));
+    }
+
+    [Fact]
     public async Task Repeated_endpoints_and_sizes_are_all_measured()
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel", "--endpoints", "time", "--endpoints", "echo-post",

@@ -27,7 +27,8 @@ public static class Program
     public static async Task<int> Main(string[] args)
     {
         if (args.Length > 0 && args[0] == "history") return await HistoryStudy.RunAsync(args[1..]);
-        if (args.Length > 0 && args[0] == "simulated") return await SimulatedStudy.RunAsync(args[1..]);
+        if (args.Length > 0 && args[0] == "simulated") return await SimulatedStudy.RunAsync(args[1..], HostRuntime.NetFramework);
+        if (args.Length > 0 && args[0] == "simulated-dotnet") return await SimulatedStudy.RunAsync(args[1..], HostRuntime.DotNet);
         var spins = (args.Length > 0 && !args[0].StartsWith('-') ? args[0] : "2,4,8,16,32").Split(',')
             .Select(s => int.Parse(s, CultureInfo.InvariantCulture)).ToList();
         var extra = args.Length > 0 && !args[0].StartsWith('-') ? args[1..] : args;

@@ -17,14 +17,15 @@ namespace Comparator.KnownGapBench;
 
 /// <summary>
 /// `dotnet run --project tests/KnownGapBench -c Release -- simulated [ROUNDS] [run options]`: the known gap in simulated instructions. For each
-/// count of rounds (default 100,200,400,800), FixedWorkService (httplistener-mono's handler under Mono) against its twin doing that many
+/// count of rounds (default 100,200,400,800), FixedWorkService (httplistener-mono's handler under Mono; `simulated-dotnet`: httplistener's
+/// under .NET 10, as --simulated-dotnet runs it) against its twin doing that many
 /// rounds of fixed arithmetic a request, at /api/time, judged as a default run judges the simulated count (its pass's three launches, the
 /// default rule unless run options say otherwise). Prints each launch's count, the extra work in percent of the base's, and the verdict:
 /// the smallest extra the rule settles as a lead is the gap the simulated figure resolves.
 /// </summary>
 public static class SimulatedStudy
 {
-    public static async Task<int> RunAsync(string[] args)
+    public static async Task<int> RunAsync(string[] args, HostRuntime host)
     {
         var rounds = (args.Length > 0 && !args[0].StartsWith('-') ? args[0] : "100,200,400,800").Split(',')
             .Select(s => int.Parse(s, CultureInfo.InvariantCulture)).ToList();
@@ -32,7 +33,7 @@ public static class SimulatedStudy
         Console.WriteLine("rounds | base instr/req per launch | twin instr/req per launch | extra | verdict");
         foreach (var n in rounds)
         {
-            var run = await PairAsync(n, extra, new Program.QuietProgress(), System.IO.Path.GetTempPath());
+            var run = await PairAsync(n, extra, new Program.QuietProgress(), System.IO.Path.GetTempPath(), host);
             double[] PerLaunch(string target) => run.Cells.Single(c => c.Key.Target == target).WindowsOf(Metrics.SimulatedInstructionsPerRequest)
                 .Select(m => Metrics.SimulatedInstructionsPerRequest.Of(m) ?? double.NaN).ToArray();
             var (a, b) = (PerLaunch("base"), PerLaunch("twin"));
@@ -50,7 +51,8 @@ public static class SimulatedStudy
     /// FixedWorkService with no extra work (the baseline, "base") against its twin doing <paramref name="rounds"/> rounds a request ("twin"), at
     /// /api/time: the measured windows cut to the least, then the simulated pass (<paramref name="extra"/> may set its launches: --simulated-launches).
     /// </summary>
-    public static async Task<RunResult> PairAsync(int rounds, IReadOnlyList<string> extra, IRunProgress progress, string outDirectory)
+    public static async Task<RunResult> PairAsync(int rounds, IReadOnlyList<string> extra, IRunProgress progress, string outDirectory,
+        HostRuntime host = HostRuntime.NetFramework)
     {
         var layout = BuildLayout.Discover();
         var options = RunOptionsParser.Parse(new[]
@@ -60,17 +62,23 @@ public static class SimulatedStudy
         }.Concat(extra).ToArray(), layout);
         options = options with
         {
-            Targets = options.Targets.Only(new[] { new TargetPlan("base", FixedWork("base", 0), null), new TargetPlan("twin", FixedWork("twin", rounds), null) }, "base"),
+            Targets = options.Targets.Only(new[] { new TargetPlan("base", FixedWork("base", 0, host), null), new TargetPlan("twin", FixedWork("twin", rounds, host), null) }, "base"),
         };
         var drivers = DriverCatalog.Create(options.Cells.Drivers, null);
         var measured = await new RunOrchestrator(options, drivers, new TargetLauncher(layout), progress, PairVerdicts.Build).RunAsync(CancellationToken.None);
         return await RunPasses.SimulatedAsync(measured, options, drivers, layout, outDirectory, journal: null, progress, CancellationToken.None);
     }
 
-    /// <summary>A FixedWorkService target: one exe for both sides, the rounds its first argument.</summary>
-    public static TargetDefinition FixedWork(string name, int rounds) =>
-        new(name, "test double", "Mono (net472)", "Mono's HttpListener", "FixedWorkService", "FixedWorkService.exe", HostRuntime.NetFramework, "")
+    /// <summary>A FixedWorkService target: one program for both sides, the rounds its first argument; under Mono (net472) or .NET 10.</summary>
+    public static TargetDefinition FixedWork(string name, int rounds, HostRuntime host = HostRuntime.NetFramework) => host == HostRuntime.DotNet
+        ? new(name, "test double", ".NET 10", "managed HttpListener", "FixedWorkService", "FixedWorkService.dll", HostRuntime.DotNet, "")
         {
+            TargetFramework = "net10.0",
+            VariantArguments = new[] { rounds.ToString(CultureInfo.InvariantCulture) },
+        }
+        : new(name, "test double", "Mono (net472)", "Mono's HttpListener", "FixedWorkService", "FixedWorkService.exe", HostRuntime.NetFramework, "")
+        {
+            TargetFramework = "net472",
             UnavailableReason = MonoRuntime.MissingReason,
             VariantArguments = new[] { rounds.ToString(CultureInfo.InvariantCulture) },
         };

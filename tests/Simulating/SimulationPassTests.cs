@@ -43,14 +43,15 @@ public sealed class SimulationPassTests
     /// Two launches of three windows a side: wcf-classic 600 instructions a request, webapi-selfhost 400 (or <paramref name="webApi"/>),
     /// each moving 0.3%; with <paramref name="burst"/>, each launch's second webapi-selfhost window took in that many times its work.
     /// </summary>
-    private static RunResult Simulated(double webApi = 400, double burst = 1, int launches = 2, RunResult? measured = null)
+    private static RunResult Simulated(double webApi = 400, double burst = 1, int launches = 2, RunResult? measured = null,
+        IReadOnlyDictionary<string, string>? runtimes = null)
     {
         var run = measured ?? InstructionVerdictTests.Plain();
         IReadOnlyList<Measurement> Windows(double perRequest, double second) => Enumerable.Range(0, launches).SelectMany(launch => Enumerable.Range(0, 3).Select(round =>
             SimulationPass.Window(Driven(500, 0), new[] { new CallgrindThread(1, (long)(perRequest * (round == 1 ? second : 1) * 500 * (1 + 0.003 * ((launch + round) % 3))), "mono", 1) })
                 with { Launch = launch, Round = round })).ToList();
         var windows = run.Cells.ToDictionary(c => c.Key, c => c.Key.Target == "wcf-classic" ? Windows(600, 1) : Windows(webApi, burst));
-        var merged = SimulationPass.Merge(run, new SimulationResult(windows, "simulated instructions: valgrind-3.19.0 callgrind", Array.Empty<string>()));
+        var merged = SimulationPass.Merge(run, new SimulationResult(windows, "simulated instructions: valgrind-3.19.0 callgrind", Array.Empty<string>(), Runtimes: runtimes));
         return merged with { Verdicts = PairVerdicts.Build(merged) };
     }
 
@@ -73,6 +74,22 @@ public sealed class SimulationPassTests
         Assert.InRange(Metrics.SimulatedInstructionsPerRequest.Of(wcf.Summary!)!.Value, 600, 600 * 1.006);
         Assert.Equal(InstructionVerdictTests.Plain().Cells.Single(c => c.Key.Target == "wcf-classic").Summary!.RequestsPerSecond, wcf.Summary!.RequestsPerSecond);
         Assert.StartsWith("simulated instructions: valgrind", run.Spec.SimulatedCounters);
+    }
+
+    [Fact]
+    public void Where_the_sides_ran_on_runtimes_set_differently_the_answer_names_what_each_ran_with_and_where_alike_it_does_not()
+    {
+        const string mono = "Mono 6.8.0.105 (net472) with MONO_DEBUG=explicit-null-checks";
+        const string dotnet = ".NET 10 with DOTNET_EnableWriteXorExecute=0 DOTNET_TieredCompilation=0 DOTNET_ReadyToRun=0 (one-compile: every method compiled once)";
+
+        var mixed = Answer.Sentences(Simulated(runtimes: new Dictionary<string, string> { ["wcf-classic"] = dotnet, ["webapi-selfhost"] = mono }));
+        var alike = Answer.Sentences(Simulated(runtimes: new Dictionary<string, string> { ["wcf-classic"] = mono, ["webapi-selfhost"] = mono }));
+
+        var said = Assert.Single(mixed, s => s.Contains("executes fewer instructions per request"));
+        Assert.EndsWith($" Each side as the simulator ran it: webapi-selfhost on {mono}; wcf-classic on {dotnet}.", said);
+        Assert.DoesNotContain(alike, s => s.Contains("as the simulator ran it"));
+        // The runtimes stay with the run: the spec carries them by target.
+        Assert.Equal(dotnet, Simulated(runtimes: new Dictionary<string, string> { ["wcf-classic"] = dotnet }).Spec.SimulatedRuntimes!["wcf-classic"]);
     }
 
     [Fact]

@@ -95,6 +95,12 @@ public sealed class SimulationSequenceTests : IDisposable
         Assert.Equal("json", Assert.Single(unsettled).Plan.Key.Endpoint);
     }
 
+    private static readonly Dictionary<string, string> Runtimes = new()
+    {
+        ["wcf-classic"] = "Mono 6.8.0.105 (net472) with MONO_DEBUG=explicit-null-checks",
+        ["webapi-selfhost"] = ".NET 10 with DOTNET_EnableWriteXorExecute=0 DOTNET_TieredCompilation=0 DOTNET_ReadyToRun=0 (one-compile)",
+    };
+
     [Fact]
     public void A_run_killed_in_the_simulated_pass_is_rebuilt_with_every_simulated_window_its_journal_holds()
     {
@@ -111,7 +117,7 @@ public sealed class SimulationSequenceTests : IDisposable
             record.LaunchEnded(1, 1);
             record.End(partial: false, "a fixed 1 launch(es)");
             // The pass began, counted two launches of windows, and the process died before its end.
-            journal.Append(new JournalEntry(JournalEntry.IsSimulatedStart, DateTimeOffset.UtcNow) { Note = "simulated instructions: valgrind-3.19.0 callgrind", Sequential = Design });
+            journal.Append(new JournalEntry(JournalEntry.IsSimulatedStart, DateTimeOffset.UtcNow) { Note = "simulated instructions: valgrind-3.19.0 callgrind", Sequential = Design, Runtimes = Runtimes });
             foreach (var (target, count) in new[] { ("wcf-classic", 600.0), ("webapi-selfhost", 400.0) })
             foreach (var window in Windows(count, 0, 0.002))
                 journal.Append(new JournalEntry(JournalEntry.IsSimulatedWindow, DateTimeOffset.UtcNow) { Key = record.Key(target, cell), Window = window });
@@ -122,6 +128,7 @@ public sealed class SimulationSequenceTests : IDisposable
         Assert.All(rebuilt.Cells, c => Assert.Equal(6, c.Simulated!.Count));
         Assert.Contains("the pass did not reach its end (rebuilt from the journal with the 12 simulated window(s) it had counted)", rebuilt.Spec.SimulatedCounters);
         Assert.Equal(Design, rebuilt.Spec.SimulatedSequential);
+        Assert.Equal(Runtimes, rebuilt.Spec.SimulatedRuntimes); // what each side ran with, as the answer names it
         // Two launches are below the design's first look: the interval is shown, nothing is claimed.
         var verdict = rebuilt.AllJudged().Single(v => v.Metric == Metrics.SimulatedInstructionsPerRequest.VerdictId);
         Assert.NotNull(verdict.RatioLow);

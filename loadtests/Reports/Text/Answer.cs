@@ -100,9 +100,19 @@ public static partial class Answer
             var leader = group.Key.Leader;
             var trailer = leader == other ? baseline : other;
             var cells = group.Select(v => $"{Where(run, new[] { v })} ({Counts(run, v, leader, trailer)}{Led(v, leader)})").ToList();
-            yield return $"{(group.Key.FixedRate ? "Asked at the same fixed rate, " : "")}{leader} {group.First().Figure!.Judging!.Leads} {trailer} at {Join(cells)}.";
+            yield return $"{(group.Key.FixedRate ? "Asked at the same fixed rate, " : "")}{leader} {group.First().Figure!.Judging!.Leads} {trailer} at {Join(cells)}." +
+                         (group.Key.Metric == Metrics.SimulatedInstructionsPerRequest.VerdictId ? SimulatedRuntimes(run, leader, trailer) : "");
         }
     }
+
+    /// <summary>
+    /// " Each side as the simulator ran it: ..." where the two sides' runtimes ran with different settings under the simulator (Mono against
+    /// .NET): a count is of the code its runtime made, so the answer names what each side was given; "" where both ran alike.
+    /// </summary>
+    private static string SimulatedRuntimes(RunResult run, string leader, string trailer) =>
+        run.Spec.SimulatedRuntimes is { } runtimes && runtimes.TryGetValue(leader, out var a) && runtimes.TryGetValue(trailer, out var b) && a != b
+            ? $" Each side as the simulator ran it: {leader} on {a}; {trailer} on {b}."
+            : "";
 
     /// <summary>
     /// "33 against 41 a request, ": a count of work's own figures on each side's median window, leader first, so that the answer names the
