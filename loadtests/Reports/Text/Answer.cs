@@ -101,7 +101,7 @@ public static partial class Answer
             var trailer = leader == other ? baseline : other;
             var cells = group.Select(v => $"{Where(run, new[] { v })} ({Counts(run, v, leader, trailer)}{Led(v, leader)})").ToList();
             yield return $"{(group.Key.FixedRate ? "Asked at the same fixed rate, " : "")}{leader} {group.First().Figure!.Judging!.Leads} {trailer} at {Join(cells)}." +
-                         (group.Key.Metric == Metrics.SimulatedInstructionsPerRequest.VerdictId ? SimulatedRuntimes(run, leader, trailer) : "");
+                         (group.First().Figure!.Pass == MetricPass.Simulated ? SimulatedRuntimes(run, leader, trailer) : "");
         }
     }
 
