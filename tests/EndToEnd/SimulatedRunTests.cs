@@ -36,7 +36,8 @@ public sealed class SimulatedRunTests : IDisposable
     /// <summary>
     /// kestrel as the catalogue builds it beside the same program given as `cmd:dotnet X.dll`: both are started under the simulator with the
     /// .NET settings the spec line names, and both counted. The same program serving the same requests: their counts a request lie within
-    /// a tenth of each other (a launch moves by about 1%), so a command whose runtime went uncounted (a wrapper's count, or none) fails it.
+    /// half and twice each other (a .NET launch moves by 2-10%, a JIT burst in a window more), so only a command whose runtime went
+    /// uncounted (a wrapper's few thousand instructions, or none) fails it, not the machine's luck.
     /// </summary>
     [SkippableFact]
     public async Task A_dotnet_target_built_or_given_by_command_is_counted_under_the_simulator_with_its_settings_named()
@@ -56,7 +57,7 @@ public sealed class SimulatedRunTests : IDisposable
         Assert.DoesNotContain("not simulated", run.Spec.SimulatedCounters);
         double Count(string target) => Metrics.SimulatedInstructionsPerRequest.Of(run.Cells.Single(c => c.Key.Target == target).Summary!)!.Value;
         Assert.Equal(2, run.Cells.Single(c => c.Key.Target == "mine").WindowsOf(Metrics.SimulatedInstructionsPerRequest).Count);
-        Assert.InRange(Count("mine") / Count("kestrel"), 0.9, 1.1);
+        Assert.InRange(Count("mine") / Count("kestrel"), 0.5, 2.0);
         Assert.All(new[] { "kestrel", "mine" }, t => Assert.Contains("one-compile", run.Spec.SimulatedRuntimes![t]));
     }
 }
