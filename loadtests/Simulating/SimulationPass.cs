@@ -166,8 +166,9 @@ public static class SimulationPass
     public static Measurement Window(DriverWindow counted, IReadOnlyList<CallgrindThread> threads)
     {
         var served = counted.Requests - counted.Failed;
-        double instructions = threads.Where(t => !t.Compiling).Sum(t => t.Instructions);
-        double compiling = threads.Where(t => t.Compiling).Sum(t => t.Instructions);
+        // The compiling threads apart, and the JIT's own instructions on every other thread (a method compiled at its first call).
+        double instructions = threads.Where(t => !t.Compiling).Sum(t => t.Instructions - t.JitInstructions);
+        double compiling = threads.Sum(t => t.Compiling ? t.Instructions : t.JitInstructions);
         return Measurement.Of((Metrics.Requests, counted.Requests), (Metrics.Failed, counted.Failed), (Metrics.ElapsedSeconds, counted.ElapsedSeconds),
             (Metrics.SimulatedInstructions, instructions), (Metrics.SimulatedCompilerInstructions, compiling),
             (Metrics.SimulatedInstructionsPerRequest, served > 0 ? instructions / served : null));

@@ -97,6 +97,8 @@ public sealed class CallgrindDumpTests
         Assert.Equal(5000, thread.Instructions);
         Assert.EndsWith("libclrjit.so", thread.TopObject);
         Assert.True(thread.Compiling);
+        Assert.Equal(4000, thread.JitInstructions); // the JIT's library alone, wherever the rest went
+        Assert.Equal(0, CallgrindDump.Parse(Serving, 7).JitInstructions);
     }
 
     [Fact]
