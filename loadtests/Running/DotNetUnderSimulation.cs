@@ -42,12 +42,18 @@ public sealed record DotNetUnderSimulation(string Name, string Meaning, IReadOnl
     /// DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0: a thread-pool worker with no work spins before it sleeps. On the real CPU that is
     ///   microseconds; on the simulator's clock, 50 times slower, it was most of a slow window's count: kestrel at /api/time counted 52k
     ///   instructions a request back to back and 110k with 20 ms between requests, some 2.5M instructions a second of waiting. Without the
-    ///   spin, 53-55k and 63-70k (docs/method.md, "A .NET service under the simulator"). The count is then of the work, not of the wait.
+    ///   spin, 53-55k and 63-70k (docs/method.md, "A .NET service under the simulator"). The count is then of the work, not of the wait;
+    /// DOTNET_PROCESSOR_COUNT=1: valgrind runs one thread at a time, so the simulated process has one processor whatever the machine has.
+    ///   Told so, the runtime stops spin-waiting for a thread that cannot run meanwhile and sizes its thread pool for one: a request's
+    ///   work stays on fewer threads instead of hopping across a pool grown on the slowed clock, each hop a wake-up whose cost depends on
+    ///   timing. kestrel and aspnetcore at /api/time and echo-post 500 B, three launches: launch-to-launch spread 0.6-3.7% (median 1.3%),
+    ///   against 2.0-4.3% (median 3.3%) without it, and no thread started mid-window (docs/method.md).
     /// </summary>
     public static readonly IReadOnlyDictionary<string, string> DotNetVariables = new Dictionary<string, string>
     {
         ["DOTNET_EnableWriteXorExecute"] = "0",
         ["DOTNET_ThreadPool_UnfairSemaphoreSpinLimit"] = "0",
+        ["DOTNET_PROCESSOR_COUNT"] = "1",
     };
 
     /// <summary>

@@ -19,6 +19,14 @@ namespace Comparator.Running;
 public sealed record RunContext(TargetSet Targets, CellGrid Cells, WindowSettings Window, JudgingPlan Judging, RunPlan Plan, RunRecord Record,
     ITargetLauncher Launcher, IRunProgress Progress, EndpointCheck? Check = null, string? OutputDirectory = null)
 {
+    /// <summary>
+    /// Whether a .NET target's runtime is read through EventPipe (its counters and GC events). The simulated pass reads none: the runtime's
+    /// own work for the session (a sample a second, an event per 100 KB allocated, the buffers flushed to the comparator's socket) ran on
+    /// a thread of its own and was counted as the service's, some 1.1M instructions a second of wall clock, more a request the slower the
+    /// simulated process served (kestrel at echo-put 500 B: 64k a request at 774 a window, 74.5k at 211).
+    /// </summary>
+    public bool ReadsRuntimes { get; init; } = true;
+
     /// <summary>Whether this run places the targets and the driver itself (--server-cores); --pin is placed once by the command.</summary>
     public bool Placing => Cells.ServerCores is not null;
 }
@@ -115,7 +123,8 @@ public sealed class LaunchSession : IAsyncDisposable
         }
         // Off this flow's thread: the diagnostics client blocks on its own socket's answer, and this flow may be running inline on the
         // sockets' epoll thread (the comparator's inline completions), which that answer needs: seen as a run that hung for good.
-        var (runtimeCounters, runtimeNote) = await Task.Run(() => TargetRuntimeCounters.For(plan, running), cancellationToken);
+        var (runtimeCounters, runtimeNote) = _run.ReadsRuntimes ? await Task.Run(() => TargetRuntimeCounters.For(plan, running), cancellationToken)
+            : (null, TargetRuntimeCounters.NotUnderSimulation);
         var set = _run.Window.CpuCounting.Set;
         var (cpu, cpuNote) = running is not null
             ? (running.CpuCounters, set is null ? null : running.CpuCountersNote ?? "not counted: the launcher opened no counters on it")

@@ -13,6 +13,8 @@ public static class TargetRuntimeCounters
     public const string NotOnMono = "not available: Mono 6.8 has no EventPipe and no event counters, and no allocation count but its log profiler's " +
                                     "per-object events, which slow it many times over (so no bytes allocated per request); server CPU and peak RSS come from /proc as for every target";
 
+    public const string NotUnderSimulation = "not read under the simulator: the runtime's work for an EventPipe session would be counted as the service's";
+
     /// <summary>What this run reads of a target's runtime: EventPipe counters on .NET, nothing of the kind on Mono.</summary>
     public static (RuntimeCounterSession? Session, string Note) For(TargetPlan plan, IStartedTarget? running)
     {

@@ -58,6 +58,8 @@ public static class CallgrindDump
             if (line.StartsWith("summary:", StringComparison.Ordinal)) summary = FirstNumber(line["summary:".Length..]);
             else if (line.StartsWith("totals:", StringComparison.Ordinal)) totals = FirstNumber(line["totals:".Length..]);
             else if (line.StartsWith("ob=", StringComparison.Ordinal)) current = Name(line[3..], names);
+            // A call's object may be named first here, and only "(id)" on the ob= line that comes to it later.
+            else if (line.StartsWith("cob=", StringComparison.Ordinal)) Name(line[4..], names);
             else if (line.StartsWith("calls=", StringComparison.Ordinal)) afterCall = true;
             else if (char.IsDigit(line[0]) || line[0] is '+' or '-' or '*')
             {

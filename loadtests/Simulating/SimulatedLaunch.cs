@@ -11,7 +11,11 @@ namespace Comparator.Simulating;
 
 /// <summary>What one simulated launch counted, how long its starts and its cells took (the budget's estimate of the next), and how many starts it tried again.</summary>
 public sealed record SimulatedLaunchResult(IReadOnlyList<(CellKey Key, Measurement Window)> Windows, double StartSeconds, double CellSeconds, int Starts,
-    IReadOnlyList<string> Restarts);
+    IReadOnlyList<string> Restarts)
+{
+    /// <summary>Windows set aside because the JIT compiled in them (<see cref="SimulationPass.Compiled"/>), each counted again.</summary>
+    public int SetAside { get; init; }
+}
 
 /// <summary>What every launch of the pass shares.</summary>
 public sealed record SimulationContext(CallgrindSimulator Simulator, TargetSet Targets, CellGrid Grid, WindowSettings Window, SimulationSettings Settings,
@@ -38,6 +42,7 @@ public static class SimulatedLaunch
         var sessions = new List<LaunchSession>();
         var restarts = new List<string>();
         var starts = 0;
+        var compiledWindows = 0;
         var windows = new List<(CellKey, Measurement)>();
         double startSeconds = 0;
         try
@@ -86,7 +91,7 @@ public static class SimulatedLaunch
             try { Directory.Delete(pass.Folder, recursive: true); } catch (IOException) { }
         }
         var cellSeconds = cells.Count == 0 ? 0 : (clock.Elapsed.TotalSeconds - startSeconds) / cells.Count;
-        return new SimulatedLaunchResult(windows, startSeconds, cellSeconds, starts, restarts);
+        return new SimulatedLaunchResult(windows, startSeconds, cellSeconds, starts, restarts) { SetAside = compiledWindows };
 
         // A target started and verified under the simulator; its session, and the pattern of valgrind's log of it. Null when it did not come up.
         async Task<(LaunchSession, ActiveTarget, string)?> StartAsync(TargetPlan target)
@@ -122,7 +127,8 @@ public static class SimulatedLaunch
             var drivers = new[] { pass.Driver };
             return new LaunchSession(new RunContext(pass.Targets, pass.Grid, window, JudgingPlan.OneLaunch, pass.Plan,
                 RunRecord.Begin(RunSpecMapping.Start(pass.Targets, pass.Grid, window, JudgingPlan.OneLaunch, pass.Plan, drivers, DateTimeOffset.UtcNow), journal: null),
-                launcher, pass.Progress, (n, u, c, i) => Verification.EndpointVerifier.VerifyAsync(n, u, c, i, SimulationSettings.CheckTimeout)), launch, first: true,
+                launcher, pass.Progress, (n, u, c, i) => Verification.EndpointVerifier.VerifyAsync(n, u, c, i, SimulationSettings.CheckTimeout)) { ReadsRuntimes = false },
+                launch, first: true,
                 pass.Grid.Allotments[0]);
         }
 
@@ -147,12 +153,23 @@ public static class SimulatedLaunch
             using var load = pass.Driver.Open(owner.RequestFor(cell, target), Connections(cell), pass.Window.KeepAlive, pass.Window.RequestTimeout);
             if (settings.DiscardRequests > 0) await SimulatedWindow.RunAsync(load, settings.DiscardRequests, TimeSpan.Zero, cancellationToken, wholeConnections: false);
             if (!await DumpAsync()) return list;
+            // A window in which the JIT compiled is set aside and another counted in its place, up to as many as the rounds (tiering's
+            // background compiler never stops: its windows are then kept, and the line says how many were set aside).
+            var setAside = 0;
             for (var round = 0; round < settings.Rounds && !cancellationToken.IsCancellationRequested; round++)
             {
                 var served = await SimulatedWindow.RunAsync(load, settings.WindowRequests, settings.WindowTime, cancellationToken);
                 if (!await DumpAsync()) break;
                 var threads = CallgrindDump.Read(pass.Folder, $"{CallgrindSimulator.Stem}.{pid}", dumps[pid]);
-                list.Add((key, SimulationPass.Window(served, threads) with { Launch = launch, Round = round }));
+                var counted = SimulationPass.Window(served, threads) with { Launch = launch, Round = round };
+                if (SimulationPass.Compiled(counted) && setAside < settings.Rounds)
+                {
+                    setAside++;
+                    round--;
+                    Interlocked.Increment(ref compiledWindows);
+                    continue;
+                }
+                list.Add((key, counted));
             }
             return list;
 

@@ -101,6 +101,34 @@ public sealed class CallgrindDumpTests
         Assert.Equal(0, CallgrindDump.Parse(Serving, 7).JitInstructions);
     }
 
+    // A request thread of kestrel (tiering off) whose call into the JIT names libclrjit on the cob= line; the ob= line that comes to
+    // the JIT's own code later gives only its id, as callgrind 3.19 wrote it.
+    private const string CompiledAtFirstCall = """
+        ob=(5) /usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.0/libcoreclr.so
+        fl=(9) ???
+        fn=(40) 0x00000000001ff180
+        cob=(6) /usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.0/libclrjit.so
+        cfi=(9)
+        cfn=(41) 0x0000000000322080
+        calls=1 0
+        0 2500
+        0 500
+        ob=(6)
+        fl=(9)
+        fn=(41)
+        0 2000
+        """;
+
+    [Fact]
+    public void An_object_named_first_on_a_call_line_is_known_by_its_id_after()
+    {
+        var thread = CallgrindDump.Parse(CompiledAtFirstCall, 14);
+
+        Assert.Equal(2500, thread.Instructions);
+        Assert.Equal(2000, thread.JitInstructions);
+        Assert.EndsWith("libclrjit.so", thread.TopObject);
+    }
+
     [Fact]
     public void A_dump_is_read_thread_by_thread_from_its_own_files_only()
     {

@@ -41,6 +41,17 @@ public sealed class SimulationPassTests
         Assert.Equal(1375, Metrics.SimulatedInstructionsPerRequest.Of(window)); // 1.1M over the 800 that succeeded, not the 1000 sent
     }
 
+    [Fact]
+    public void A_window_in_which_the_JIT_compiled_more_than_a_hundredth_of_its_count_is_set_aside()
+    {
+        CallgrindThread Serving(long instructions, long jit) =>
+            new(8, instructions, "/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.0/libcoreclr.so", 0.4) { JitInstructions = jit };
+
+        Assert.True(SimulationPass.Compiled(SimulationPass.Window(Driven(100, 0), new[] { Serving(1_000_000, 20_000) })));
+        Assert.False(SimulationPass.Compiled(SimulationPass.Window(Driven(100, 0), new[] { Serving(1_000_000, 5_000) })));
+        Assert.False(SimulationPass.Compiled(SimulationPass.Window(Driven(100, 0), new[] { new CallgrindThread(1, 1_000_000, "/usr/bin/mono-sgen", 0.9) })));
+    }
+
     /// <summary>
     /// Two launches of three windows a side: wcf-classic 600 instructions a request, webapi-selfhost 400 (or <paramref name="webApi"/>),
     /// each moving 0.3%; with <paramref name="burst"/>, each launch's second webapi-selfhost window took in that many times its work.
