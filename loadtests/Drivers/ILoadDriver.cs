@@ -46,8 +46,11 @@ public interface IDriverSession : IDisposable
     /// <summary>Whether <see cref="RunCountAsync"/> runs: the driver stops its closed loop at an exact count of requests.</summary>
     bool RunsCounts => false;
 
-    /// <summary>The closed loop until exactly <paramref name="requests"/> answers are in, or until <paramref name="limit"/>. Only where <see cref="RunsCounts"/>.</summary>
-    Task<DriverWindow> RunCountAsync(long requests, TimeSpan limit, CancellationToken cancellationToken) =>
+    /// <summary>
+    /// The closed loop until exactly <paramref name="requests"/> answers are in, or until <paramref name="limit"/>; each connection waits
+    /// <paramref name="pause"/> after an answer before its next request (zero: back to back). Only where <see cref="RunsCounts"/>.
+    /// </summary>
+    Task<DriverWindow> RunCountAsync(long requests, TimeSpan limit, CancellationToken cancellationToken, TimeSpan pause = default) =>
         throw new NotSupportedException("this driver runs for a time, not a count of requests");
 
     /// <summary>The requests the server serves on one connection before closing it, where it announces a limit (Keep-Alive: max=N); else null.</summary>

@@ -46,12 +46,12 @@ internal sealed class SocketSession : IDriverSession
         WindowAsync(duration, null, (connection, _, deadline) => WorkerAsync(connection, Writer(connection), deadline, cancellationToken), cancellationToken);
 
     /// <summary>The closed loop for an exact count of requests, shared evenly among the connections, or until <paramref name="limit"/>.</summary>
-    public Task<DriverWindow> RunCountAsync(long requests, TimeSpan limit, CancellationToken cancellationToken) =>
+    public Task<DriverWindow> RunCountAsync(long requests, TimeSpan limit, CancellationToken cancellationToken, TimeSpan pause = default) =>
         WindowAsync(limit, null, (connection, _, deadline) =>
         {
             var index = Array.IndexOf(_connections, connection);
             var share = requests / _connections.Length + (index < requests % _connections.Length ? 1 : 0);
-            return WorkerAsync(connection, Writer(connection), deadline, cancellationToken, share);
+            return WorkerAsync(connection, Writer(connection), deadline, cancellationToken, share, pause);
         }, cancellationToken);
 
     public bool RunsCounts => true;
@@ -127,7 +127,7 @@ internal sealed class SocketSession : IDriverSession
     }
 
     private async Task<WorkerTally> WorkerAsync(SocketConnection connection, RequestWriter? writer, long deadline, CancellationToken cancellationToken,
-        long requests = long.MaxValue)
+        long requests = long.MaxValue, TimeSpan pause = default)
     {
         var tally = new WorkerTally();
         while (tally.Requests < requests && Stopwatch.GetTimestamp() < deadline && !cancellationToken.IsCancellationRequested)
@@ -137,6 +137,7 @@ internal sealed class SocketSession : IDriverSession
             if (cancellationToken.IsCancellationRequested) break; // stopped: neither a success nor a failure
             Count(tally, outcome, started);
             if (outcome.Error is not null && tally.OnlyErrors) await Task.Delay(1, CancellationToken.None); // a dead target: do not spin a core
+            else if (pause > TimeSpan.Zero && tally.Requests < requests) await Task.Delay(pause, CancellationToken.None);
         }
         return tally;
     }

@@ -47,13 +47,20 @@ public sealed record DotNetUnderSimulation(string Name, string Meaning, IReadOnl
     ///   Told so, the runtime stops spin-waiting for a thread that cannot run meanwhile and sizes its thread pool for one: a request's
     ///   work stays on fewer threads instead of hopping across a pool grown on the slowed clock, each hop a wake-up whose cost depends on
     ///   timing. kestrel and aspnetcore at /api/time and echo-post 500 B, three launches: launch-to-launch spread 0.6-3.7% (median 1.3%),
-    ///   against 2.0-4.3% (median 3.3%) without it, and no thread started mid-window (docs/method.md).
+    ///   against 2.0-4.3% (median 3.3%) without it, and no thread started mid-window (docs/method.md);
+    /// DOTNET_ThreadPool_ForceMinWorkerThreads=1, DOTNET_ThreadPool_ForceMaxWorkerThreads=1: one pool worker, so a request's work runs on the
+    ///   same thread every time. With the pool free to grow (its starvation check runs on the wall clock, which the simulator slows), each
+    ///   launch grew its own number of workers, and the hand-offs among them set the count: kestrel at echo-post 4 KB counted 78-89k a request
+    ///   over five launches (13.8% apart); with one worker 77.6-78.5k (1.2%). A service that blocks a pool thread waiting for another
+    ///   pool item would stall here: its windows end at their limit and say so.
     /// </summary>
     public static readonly IReadOnlyDictionary<string, string> DotNetVariables = new Dictionary<string, string>
     {
         ["DOTNET_EnableWriteXorExecute"] = "0",
         ["DOTNET_ThreadPool_UnfairSemaphoreSpinLimit"] = "0",
         ["DOTNET_PROCESSOR_COUNT"] = "1",
+        ["DOTNET_ThreadPool_ForceMinWorkerThreads"] = "1",
+        ["DOTNET_ThreadPool_ForceMaxWorkerThreads"] = "1",
     };
 
     /// <summary>

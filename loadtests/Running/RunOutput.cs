@@ -97,6 +97,17 @@ public sealed record SimulationSettings(int Launches, TimeSpan FirstWarmup, Time
     /// <summary>A simulated service starts 5 to 50 times slower: Mono's took 6-9 s to its ready line uncounted, 15-33 s counted from its start.</summary>
     public static readonly TimeSpan ReadyTimeout = TimeSpan.FromSeconds(180);
 
+    /// <summary>
+    /// The wait after each answer before the next request, in a pass with a .NET target (every target of it alike): each request then reaches a
+    /// server at rest. Back to back, whether a .NET worker had gone to sleep before the next request came depended on timing: kestrel at /api/time
+    /// counted 46-47k a request in some launches and 52k in others, and 47.3-50.0k in windows beside two busy cores where it counted 49.3k beside
+    /// idle ones. With 2 ms between requests (its one worker thread asleep each time) it counted 51.3k in six windows of six, busy cores or not;
+    /// with 10 ms 52.0k (the runtime's timers add a little per second). kestrel and aspnetcore at the eight default cells, three launches: launches
+    /// 0.1-1.5% apart (median 0.6%), against 0.2-11.9% (median 1.3-1.8%) back to back (docs/method.md, "A .NET service under the simulator").
+    /// A pass of Mono targets only keeps the back-to-back loop it was measured with.
+    /// </summary>
+    public static readonly TimeSpan DotNetPause = TimeSpan.FromMilliseconds(2);
+
     /// <summary>How many times a target is started under the simulator in a launch before it is given up: valgrind's own crash is chance.</summary>
     public const int Starts = 3;
 

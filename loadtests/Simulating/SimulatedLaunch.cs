@@ -21,6 +21,9 @@ public sealed record SimulatedLaunchResult(IReadOnlyList<(CellKey Key, Measureme
 public sealed record SimulationContext(CallgrindSimulator Simulator, TargetSet Targets, CellGrid Grid, WindowSettings Window, SimulationSettings Settings,
     RunPlan Plan, ILoadDriver Driver, BuildLayout Layout, string RunDirectory, IRunProgress Progress, List<string> Failures)
 {
+    /// <summary>The wait after each counted answer before the next request: <see cref="SimulationSettings.DotNetPause"/> in a pass with a .NET target, else zero.</summary>
+    public TimeSpan Pause { get; init; }
+
     /// <summary>The dumps' folder: emptied after every launch, once its counts are read.</summary>
     public string Folder => Path.Combine(RunDirectory, "simulated");
 }
@@ -151,14 +154,15 @@ public static class SimulatedLaunch
             if (target.Running?.ProcessId is not int pid) return list;
             var key = cell.Plan.For(target.Plan.Name, null);
             using var load = pass.Driver.Open(owner.RequestFor(cell, target), Connections(cell), pass.Window.KeepAlive, pass.Window.RequestTimeout);
-            if (settings.DiscardRequests > 0) await SimulatedWindow.RunAsync(load, settings.DiscardRequests, TimeSpan.Zero, cancellationToken, wholeConnections: false);
+            if (settings.DiscardRequests > 0)
+                await SimulatedWindow.RunAsync(load, settings.DiscardRequests, TimeSpan.Zero, cancellationToken, wholeConnections: false, pause: pass.Pause);
             if (!await DumpAsync()) return list;
             // A window in which the JIT compiled is set aside and another counted in its place, up to as many as the rounds (tiering's
             // background compiler never stops: its windows are then kept, and the line says how many were set aside).
             var setAside = 0;
             for (var round = 0; round < settings.Rounds && !cancellationToken.IsCancellationRequested; round++)
             {
-                var served = await SimulatedWindow.RunAsync(load, settings.WindowRequests, settings.WindowTime, cancellationToken);
+                var served = await SimulatedWindow.RunAsync(load, settings.WindowRequests, settings.WindowTime, cancellationToken, pause: pass.Pause);
                 if (!await DumpAsync()) break;
                 var threads = CallgrindDump.Read(pass.Folder, $"{CallgrindSimulator.Stem}.{pid}", dumps[pid]);
                 var counted = SimulationPass.Window(served, threads) with { Launch = launch, Round = round };
@@ -201,4 +205,8 @@ public static class SimulatedLaunch
     /// <summary>Whether the pass can start a target under the simulator: one the comparator starts, on Mono or .NET.</summary>
     public static bool Simulable(TargetPlan target) =>
         target.ExternalUrl is null && target.Definition?.Host is HostRuntime.NetFramework or HostRuntime.DotNet;
+
+    /// <summary>The wait after each counted answer: <see cref="SimulationSettings.DotNetPause"/> where a .NET target is simulated (every target alike), else back to back.</summary>
+    public static TimeSpan PauseFor(TargetSet targets) =>
+        targets.Plans.Any(t => Simulable(t) && t.Definition!.Host == HostRuntime.DotNet) ? SimulationSettings.DotNetPause : TimeSpan.Zero;
 }

@@ -16,10 +16,11 @@ namespace Comparator.Simulating;
 public static class SimulatedWindow
 {
     /// <param name="limit">the window's longest time; null: <see cref="SimulationSettings.WindowLimit"/></param>
+    /// <param name="pause">the wait after each answer before the next request, where the driver counts (<see cref="SimulationSettings.DotNetPause"/>)</param>
     /// <param name="wholeConnections">false: exactly <paramref name="requests"/> where the driver counts (the part before the windows, which sets where in a
     /// connection's life every window starts)</param>
     public static async Task<DriverWindow> RunAsync(IDriverSession load, int requests, TimeSpan least, CancellationToken cancellationToken, TimeSpan? limit = null,
-        bool wholeConnections = true)
+        bool wholeConnections = true, TimeSpan pause = default)
     {
         var longest = limit ?? SimulationSettings.WindowLimit;
         var clock = Stopwatch.StartNew();
@@ -29,7 +30,7 @@ public static class SimulatedWindow
                clock.Elapsed < longest)
         {
             var part = load.RunsCounts
-                ? await load.RunCountAsync(Next(window, requests, least, wholeConnections ? load.ServerLimit ?? 1 : 1), longest - clock.Elapsed, cancellationToken)
+                ? await load.RunCountAsync(Next(window, requests, least, wholeConnections ? load.ServerLimit ?? 1 : 1), longest - clock.Elapsed, cancellationToken, pause)
                 : await load.RunAsync(SimulationSettings.Slice, cancellationToken);
             window = window is null ? part : Sum(window, part);
         }

@@ -41,6 +41,7 @@ public static class SimulationPass
             progress.Message(line);
             return new SimulationResult(empty, line, Array.Empty<string>());
         }
+        var pause = SimulatedLaunch.PauseFor(targets);
         var design = settings.Sequential ? new SequentialDesign(settings.Launches, settings.MaxLaunches) : null;
         var how = (design is null ? $"{settings.Launches} launches" : $"{settings.Launches} launches, then launches added to unsettled cells " +
                       $"({design.Describe()}) within {Seconds(settings.Budget)}") +
@@ -48,7 +49,8 @@ public static class SimulationPass
                   $"({Seconds(settings.FirstWarmup)} for a launch's first), then counting on, {settings.DiscardRequests} requests counted and not read, then " +
                   $"{settings.Rounds} windows of at least {settings.WindowRequests} requests and " +
                   $"{Seconds(settings.WindowTime)}, whole connections where the server says how many requests it serves on one, on at most {settings.Connections} " +
-                  "connection(s); a launch's figure its windows' median";
+                  "connection(s)" + (pause > TimeSpan.Zero ? $", each request sent {pause.TotalMilliseconds:0.#} ms after the answer before it (a .NET target's worker then waits for every request at rest)" : "") +
+                  "; a launch's figure its windows' median";
         progress.Message("simulate: " + how);
         line += "; " + Runtimes(targets, settings.DotNet) + "; " + how;
         var failures = new List<string>();
@@ -65,7 +67,7 @@ public static class SimulationPass
         var driver = drivers[0];
         var cells = plan.Cells.Where(c => c.Plan.Rate is null && c.Driver == driver && c.Cores == allotment).ToList();
         var simulatedWindow = window with { RequestTimeout = TimeSpan.FromSeconds(Math.Max(30, window.RequestTimeout.TotalSeconds)) };
-        var pass = new SimulationContext(simulator, targets, grid, simulatedWindow, settings, plan, driver, layout, directory, progress, failures);
+        var pass = new SimulationContext(simulator, targets, grid, simulatedWindow, settings, plan, driver, layout, directory, progress, failures) { Pause = pause };
         SequentialSpec? Spec(int launches, string stopped, IReadOnlyList<LookSpec> looks, double seconds) => design is null ? null
             : new SequentialSpec(design.FirstLook, design.MaxLaunches, settings.Budget.TotalSeconds, Math.Round(seconds, 1), launches, stopped, looks);
         var runtimes = targets.Plans.Where(SimulatedLaunch.Simulable).ToDictionary(t => t.Name, t => RuntimeOf(t, settings.DotNet));

@@ -144,10 +144,10 @@ public sealed class CliTests : IDisposable
     {
         Assert.Equal(new Dictionary<string, string> { ["MONO_DEBUG"] = "explicit-null-checks" },
             DotNetUnderSimulation.OneCompile.EnvironmentFor(HostRuntime.NetFramework));
-        Assert.Equal(new Dictionary<string, string> { ["DOTNET_EnableWriteXorExecute"] = "0", ["DOTNET_ThreadPool_UnfairSemaphoreSpinLimit"] = "0", ["DOTNET_PROCESSOR_COUNT"] = "1", ["DOTNET_TieredCompilation"] = "0", ["DOTNET_ReadyToRun"] = "0" },
+        Assert.Equal(new Dictionary<string, string> { ["DOTNET_EnableWriteXorExecute"] = "0", ["DOTNET_ThreadPool_UnfairSemaphoreSpinLimit"] = "0", ["DOTNET_PROCESSOR_COUNT"] = "1", ["DOTNET_ThreadPool_ForceMinWorkerThreads"] = "1", ["DOTNET_ThreadPool_ForceMaxWorkerThreads"] = "1", ["DOTNET_TieredCompilation"] = "0", ["DOTNET_ReadyToRun"] = "0" },
             DotNetUnderSimulation.OneCompile.EnvironmentFor(HostRuntime.DotNet));
-        Assert.Equal(new Dictionary<string, string> { ["DOTNET_EnableWriteXorExecute"] = "0", ["DOTNET_ThreadPool_UnfairSemaphoreSpinLimit"] = "0", ["DOTNET_PROCESSOR_COUNT"] = "1" }, DotNetUnderSimulation.Tiered.EnvironmentFor(HostRuntime.DotNet));
-        Assert.Equal(new Dictionary<string, string> { ["DOTNET_EnableWriteXorExecute"] = "0", ["DOTNET_ThreadPool_UnfairSemaphoreSpinLimit"] = "0", ["DOTNET_PROCESSOR_COUNT"] = "1", ["DOTNET_TieredPGO"] = "0" },
+        Assert.Equal(new Dictionary<string, string> { ["DOTNET_EnableWriteXorExecute"] = "0", ["DOTNET_ThreadPool_UnfairSemaphoreSpinLimit"] = "0", ["DOTNET_PROCESSOR_COUNT"] = "1", ["DOTNET_ThreadPool_ForceMinWorkerThreads"] = "1", ["DOTNET_ThreadPool_ForceMaxWorkerThreads"] = "1" }, DotNetUnderSimulation.Tiered.EnvironmentFor(HostRuntime.DotNet));
+        Assert.Equal(new Dictionary<string, string> { ["DOTNET_EnableWriteXorExecute"] = "0", ["DOTNET_ThreadPool_UnfairSemaphoreSpinLimit"] = "0", ["DOTNET_PROCESSOR_COUNT"] = "1", ["DOTNET_ThreadPool_ForceMinWorkerThreads"] = "1", ["DOTNET_ThreadPool_ForceMaxWorkerThreads"] = "1", ["DOTNET_TieredPGO"] = "0" },
             DotNetUnderSimulation.Find("TIERED-NO-PGO")!.EnvironmentFor(HostRuntime.DotNet));
     }
 

@@ -53,8 +53,9 @@ public sealed class SimulatedRunTests : IDisposable
 
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         var run = ResultStore.Deserialize(File.ReadAllText(Directory.GetFiles(Path.Combine(_out.FullName, "runs"), "results.json", SearchOption.AllDirectories).Single()), "results.json");
-        Assert.Contains(".NET: DOTNET_EnableWriteXorExecute=0 DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0 DOTNET_PROCESSOR_COUNT=1 DOTNET_TieredCompilation=0 DOTNET_ReadyToRun=0 (one-compile", run.Spec.SimulatedCounters);
+        Assert.Contains(".NET: DOTNET_EnableWriteXorExecute=0 DOTNET_ThreadPool_UnfairSemaphoreSpinLimit=0 DOTNET_PROCESSOR_COUNT=1 DOTNET_ThreadPool_ForceMinWorkerThreads=1 DOTNET_ThreadPool_ForceMaxWorkerThreads=1 DOTNET_TieredCompilation=0 DOTNET_ReadyToRun=0 (one-compile", run.Spec.SimulatedCounters);
         Assert.DoesNotContain("not simulated", run.Spec.SimulatedCounters);
+        Assert.Contains("each request sent 2 ms after the answer before it", run.Spec.SimulatedCounters);
         Assert.Matches(@"; \d+ window\(s\) set aside in which the JIT compiled more than 1% of the count, each counted again", run.Spec.SimulatedCounters);
         double Count(string target) => Metrics.SimulatedInstructionsPerRequest.Of(run.Cells.Single(c => c.Key.Target == target).Summary!)!.Value;
         Assert.Equal(2, run.Cells.Single(c => c.Key.Target == "mine").WindowsOf(Metrics.SimulatedInstructionsPerRequest).Count);

@@ -222,13 +222,17 @@ public sealed class SimulatedWindowTests
     {
         public List<long> Asked { get; } = new();
 
+        public List<TimeSpan> Pauses { get; } = new();
+
         public bool RunsCounts => true;
 
         public long? ServerLimit => Asked.Count > 0 ? limit : null; // known once an answer came
 
-        public System.Threading.Tasks.Task<DriverWindow> RunCountAsync(long requests, TimeSpan limit, System.Threading.CancellationToken cancellationToken)
+        public System.Threading.Tasks.Task<DriverWindow> RunCountAsync(long requests, TimeSpan limit, System.Threading.CancellationToken cancellationToken,
+            TimeSpan pause = default)
         {
             Asked.Add(requests);
+            Pauses.Add(pause);
             return System.Threading.Tasks.Task.FromResult(new DriverWindow(requests, 0, 0, 0, 0, requests * seconds, new LatencySummary(1, 1, 2, 3, 4),
                 requests * 100, requests * 50, requests * 10, 0, 0.01, Array.Empty<string>(), Array.Empty<string>()));
         }
@@ -250,6 +254,29 @@ public sealed class SimulatedWindowTests
         Assert.Equal(30, before.Requests); // the part before the windows is exact: it sets where in a connection's life each window starts
         Assert.Equal(202, window.Requests);
         Assert.All(load.Asked.Skip(1), n => Assert.Equal(0, n % 101));
+    }
+
+    [Fact]
+    public async System.Threading.Tasks.Task Every_part_of_a_paced_window_asks_the_driver_for_the_pause()
+    {
+        var load = new Counts(seconds: 0.01, limit: null); // 100 requests take 1 s: the least time of 1.5 s asks for a second part
+        var window = await SimulatedWindow.RunAsync(load, 100, TimeSpan.FromSeconds(1.5), System.Threading.CancellationToken.None, pause: TimeSpan.FromMilliseconds(2));
+
+        Assert.True(load.Pauses.Count >= 2, $"{load.Pauses.Count} part(s)");
+        Assert.All(load.Pauses, p => Assert.Equal(TimeSpan.FromMilliseconds(2), p));
+        Assert.True(window.Requests >= 150);
+    }
+
+    [Theory]
+    [InlineData("kestrel,aspnetcore", 2)] // .NET on both sides
+    [InlineData("webapi-selfhost,webapi-kestrel", 2)] // a Mono side beside a .NET one: both alike
+    [InlineData("webapi-selfhost,wcf-classic", 0)] // Mono only: back to back, as measured before .NET was counted
+    public void A_pass_with_a_dotnet_target_paces_every_target_and_one_of_mono_targets_does_not(string names, int milliseconds)
+    {
+        var plans = names.Split(',').Select(n => new TargetPlan(n, TargetCatalog.Find(n), null)).ToList();
+        var targets = new TargetSet(plans, Array.Empty<TargetDefinition>(), plans[0].Name);
+
+        Assert.Equal(TimeSpan.FromMilliseconds(milliseconds), SimulatedLaunch.PauseFor(targets));
     }
 
     [Theory]
