@@ -96,7 +96,8 @@ public static class RunCommand
                 "(its first 3 launches always run; 0 adds none). Default: 270s: the default pair's three launches take 250-290 s on 2 cores, so a default run stays within 10 minutes and adds a launch only on a fast day; give more to settle more (docs/method.md)."),
             CommandLine.One("--simulated-dotnet", "SETTING", "How a .NET target runs under the simulator: one-compile (tiered compilation off, ReadyToRun code unused: " +
                 "every method compiled once, fully optimized, without PGO), no-tiering (tiering off, the framework's precompiled code kept), tiered (the runtime's " +
-                "defaults) or tiered-no-pgo; each told it has one processor (valgrind runs one thread at a time), with the thread pool's spinning off. The spec line names " +
+                "defaults) or tiered-no-pgo; each told it has one processor (valgrind runs one thread at a time), with one thread-pool worker that does not spin, and in a pass with a " +
+                ".NET target every request sent 2 ms after the answer before it, on every target alike. The spec line names " +
                 "the variables. Default: one-compile: of the settings whose launches agree (not the tiered ones, which never stop compiling on the simulator's clock), the one " +
                 "whose count does not move with the warm-up: fully optimized code, without what tiering's PGO adds (docs/method.md, \"A .NET service under the simulator\")."),
             CommandLine.One("--simulated-warmup", "DURATION", "Each cell's warm-up under the simulator with counting off, before its counted windows (a launch's first cell " +

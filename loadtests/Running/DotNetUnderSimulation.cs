@@ -51,8 +51,9 @@ public sealed record DotNetUnderSimulation(string Name, string Meaning, IReadOnl
     /// DOTNET_ThreadPool_ForceMinWorkerThreads=1, DOTNET_ThreadPool_ForceMaxWorkerThreads=1: one pool worker, so a request's work runs on the
     ///   same thread every time. With the pool free to grow (its starvation check runs on the wall clock, which the simulator slows), each
     ///   launch grew its own number of workers, and the hand-offs among them set the count: kestrel at echo-post 4 KB counted 78-89k a request
-    ///   over five launches (13.8% apart); with one worker 77.6-78.5k (1.2%). A service that blocks a pool thread waiting for another
-    ///   pool item would stall here: its windows end at their limit and say so.
+    ///   over five launches (13.8% apart); with one worker 77.6-78.5k (1.2%). A service that blocks a pool thread waiting for other pool work
+    ///   (synchronous I/O over Kestrel, as CoreWCF's streamed endpoint writes) could stall with one worker; no default cell of
+    ///   a target built here did (CoreWCF's, which does not restore here, is not tried).
     /// </summary>
     public static readonly IReadOnlyDictionary<string, string> DotNetVariables = new Dictionary<string, string>
     {
