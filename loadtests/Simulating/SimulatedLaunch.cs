@@ -160,7 +160,7 @@ public static class SimulatedLaunch
             // A window in which the JIT compiled is set aside and another counted in its place, up to as many as the rounds (tiering's
             // background compiler never stops: its windows are then kept, and the line says how many were set aside).
             var setAside = 0;
-            for (var round = 0; round < settings.Rounds && !cancellationToken.IsCancellationRequested; round++)
+            for (var round = 0; round < settings.Rounds && !cancellationToken.IsCancellationRequested;)
             {
                 var served = await SimulatedWindow.RunAsync(load, settings.WindowRequests, settings.WindowTime, cancellationToken, pause: pass.Pause);
                 if (!await DumpAsync()) break;
@@ -169,11 +169,11 @@ public static class SimulatedLaunch
                 if (SimulationPass.Compiled(counted) && setAside < settings.Rounds)
                 {
                     setAside++;
-                    round--;
                     Interlocked.Increment(ref compiledWindows);
                     continue;
                 }
                 list.Add((key, counted));
+                round++;
             }
             return list;
 
