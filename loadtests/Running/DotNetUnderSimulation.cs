@@ -52,8 +52,8 @@ public sealed record DotNetUnderSimulation(string Name, string Meaning, IReadOnl
     ///   same thread every time. With the pool free to grow (its starvation check runs on the wall clock, which the simulator slows), each
     ///   launch grew its own number of workers, and the hand-offs among them set the count: kestrel at echo-post 4 KB counted 78-89k a request
     ///   over five launches (13.8% apart); with one worker 77.6-78.5k (1.2%). A service that blocks a pool thread waiting for other pool work
-    ///   (synchronous I/O over Kestrel, as CoreWCF's streamed endpoint writes) could stall with one worker; no default cell of
-    ///   a target built here did (CoreWCF's, which does not restore here, is not tried).
+    ///   deadlocks with one worker: CoreWCF's streamed echo-put (synchronous I/O over Kestrel) at 64 KB never answered, with or without the
+    ///   simulator, and answered with two. Such a target names its own count (<see cref="Targets.TargetDefinition.SimulatedWorkers"/>).
     /// </summary>
     public static readonly IReadOnlyDictionary<string, string> DotNetVariables = new Dictionary<string, string>
     {
@@ -91,12 +91,19 @@ public sealed record DotNetUnderSimulation(string Name, string Meaning, IReadOnl
     /// Every variable a target on <paramref name="host"/> runs with under the simulator: the runtime's own needs there, and for .NET this
     /// setting's. Each side gets only its runtime's: a .NET variable means nothing to Mono, and the other way round.
     /// </summary>
-    public IReadOnlyDictionary<string, string> EnvironmentFor(HostRuntime host)
+    /// <param name="workers">the target's own thread-pool workers where one is not enough (<see cref="Targets.TargetDefinition.SimulatedWorkers"/>)</param>
+    public IReadOnlyDictionary<string, string> EnvironmentFor(HostRuntime host, int? workers = null)
     {
         var all = new Dictionary<string, string>(host == HostRuntime.DotNet ? DotNetVariables : MonoVariables);
-        if (host == HostRuntime.DotNet) foreach (var (name, value) in Variables) all[name] = value;
+        if (host != HostRuntime.DotNet) return all;
+        foreach (var (name, value) in Variables) all[name] = value;
+        if (workers is int n)
+            foreach (var name in WorkerVariables) all[name] = n.ToString(CultureInfo.InvariantCulture);
         return all;
     }
+
+    /// <summary>The variables that fix the pool's workers, set to a target's own count where it names one.</summary>
+    public static readonly IReadOnlyList<string> WorkerVariables = new[] { "DOTNET_ThreadPool_ForceMinWorkerThreads", "DOTNET_ThreadPool_ForceMaxWorkerThreads" };
 
     public static string Assignments(IReadOnlyDictionary<string, string> variables) => string.Join(" ", variables.Select(v => $"{v.Key}={v.Value}"));
 }

@@ -103,7 +103,7 @@ public static class SimulatedLaunch
             {
                 Interlocked.Increment(ref starts);
                 var log = Path.Combine(pass.Folder, $"valgrind.{target.Name}.{attempt}.%p.log");
-                var session = Session(log, pass.Settings.DotNet.EnvironmentFor(target.Definition!.Host));
+                var session = Session(log, pass.Settings.DotNet.EnvironmentFor(target.Definition!.Host, target.Definition.SimulatedWorkers));
                 lock (sessions) sessions.Add(session);
                 await session.StartAsync(new[] { target }, cancellationToken);
                 if (session.Active.Count > 0) return (session, session.Active[0], log);

@@ -149,16 +149,22 @@ public static class SimulationPass
     public static string Runtimes(TargetSet targets, DotNetUnderSimulation dotnet)
     {
         var hosts = targets.Plans.Where(SimulatedLaunch.Simulable).Select(t => t.Definition!.Host).Distinct().OrderBy(h => h).ToList();
+        // A target that names its own pool workers (one would deadlock it) is said apart: "wcf: 2 thread-pool workers".
+        var own = targets.Plans.Where(SimulatedLaunch.Simulable).Where(t => t.Definition!.SimulatedWorkers is not null)
+            .Select(t => $"{t.Name}: {t.Definition!.SimulatedWorkers} thread-pool workers ({Workers(t)}), as one would deadlock it").ToList();
         return hosts.Count == 0 ? "no target to simulate" : string.Join("; ", hosts.Select(host => host == HostRuntime.DotNet
             ? $".NET: {DotNetUnderSimulation.Assignments(dotnet.EnvironmentFor(host))} ({dotnet.Name}: {dotnet.Meaning})"
-            : $"{RuntimeName(host)}: {DotNetUnderSimulation.Assignments(dotnet.EnvironmentFor(host))}"));
+            : $"{RuntimeName(host)}: {DotNetUnderSimulation.Assignments(dotnet.EnvironmentFor(host))}").Concat(own));
     }
+
+    private static string Workers(TargetPlan target) =>
+        string.Join(" ", DotNetUnderSimulation.WorkerVariables.Select(v => $"{v}={target.Definition!.SimulatedWorkers}"));
 
     /// <summary>A target's runtime and what it ran with under the simulator, as the answer names it beside a count whose sides' differ.</summary>
     public static string RuntimeOf(TargetPlan target, DotNetUnderSimulation dotnet)
     {
         var host = target.Definition!.Host;
-        var with = $"{target.Definition.Runtime} with {DotNetUnderSimulation.Assignments(dotnet.EnvironmentFor(host))}";
+        var with = $"{target.Definition.Runtime} with {DotNetUnderSimulation.Assignments(dotnet.EnvironmentFor(host, target.Definition.SimulatedWorkers))}";
         return host == HostRuntime.DotNet ? $"{with} ({dotnet.Name}: {dotnet.Meaning})" : with;
     }
 

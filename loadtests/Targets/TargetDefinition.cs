@@ -33,6 +33,12 @@ public sealed record TargetDefinition(
 
     public bool IsAvailable => UnavailableReason is null;
 
+    /// <summary>
+    /// The thread-pool workers a .NET target runs with under the simulator where the pass's one is not enough: a service that blocks a worker
+    /// until other pool work completes (synchronous I/O over Kestrel) deadlocks with one. Null: the pass's one. Named in the spec line and the answer.
+    /// </summary>
+    public int? SimulatedWorkers { get; init; }
+
     /// <summary>The target framework folder of a multi-targeted project's output (artifacts/bin/P/release_net472), or null.</summary>
     public string? TargetFramework { get; init; }
 

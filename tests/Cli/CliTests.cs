@@ -152,6 +152,22 @@ public sealed class CliTests : IDisposable
     }
 
     [Fact]
+    public void A_target_that_one_pool_worker_would_deadlock_runs_with_its_own_count_and_only_it()
+    {
+        var wcf = Comparator.Targets.TargetCatalog.Find("wcf")!;
+        Assert.Equal(2, wcf.SimulatedWorkers);
+        Assert.Null(Comparator.Targets.TargetCatalog.Find("kestrel")!.SimulatedWorkers);
+
+        var own = DotNetUnderSimulation.OneCompile.EnvironmentFor(HostRuntime.DotNet, wcf.SimulatedWorkers);
+        Assert.Equal("2", own["DOTNET_ThreadPool_ForceMinWorkerThreads"]);
+        Assert.Equal("2", own["DOTNET_ThreadPool_ForceMaxWorkerThreads"]);
+        Assert.Equal("0", own["DOTNET_TieredCompilation"]);
+        // Mono has no such pool: its variables are its own whatever the count.
+        Assert.Equal(new Dictionary<string, string> { ["MONO_DEBUG"] = "explicit-null-checks" },
+            DotNetUnderSimulation.OneCompile.EnvironmentFor(HostRuntime.NetFramework, 2));
+    }
+
+    [Fact]
     public async Task Repeated_endpoints_and_sizes_are_all_measured()
     {
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("run", "--targets", "kestrel", "--endpoints", "time", "--endpoints", "echo-post",
