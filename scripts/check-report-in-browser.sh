@@ -2,8 +2,9 @@
 # Opens a run's report.html (or a history.html) in headless Chromium and checks what a reader would see:
 # - every chart drawn (an SVG with paths in each figure, a non-blank screenshot);
 # - nothing loaded from the network (Chromium's net log holds no http(s) request);
-# - the first screen at 1280x800: no sideways scroll, and on a run's page the answer and the start of
-#   the forest plot above the fold (measured by a copy of the page that reports its own layout);
+# - the first screen at 1280x800: no sideways scroll, and on a run's page the headline and the whole
+#   table of judged figures above the fold (measured by a copy of the page that reports its own layout;
+#   it prints where the table ends);
 # - the printed page (Chromium's --print-to-pdf): every chart whole on one page, placed by where
 #   pdftotext finds its caption and how tall its SVG is at the page's width; the pages as PNGs.
 # Makes a quick run first if no report is given. Leaves first-screen.png, page.pdf and pdf-page-N.png.
@@ -51,10 +52,11 @@ import sys
 page = open(sys.argv[1], encoding="utf-8").read()
 probe = """<script>addEventListener('load', () => {
   const d = document.documentElement, top = el => el ? el.getBoundingClientRect().top + scrollY : null;
-  const answers = document.querySelectorAll('p.answer'), answer = answers[answers.length - 1], forest = document.getElementById('chart-judgments');
-  const out = {width: innerWidth, height: innerHeight, scrollWidth: d.scrollWidth,
-               answerBottom: answer ? answer.getBoundingClientRect().bottom + scrollY : null,
-               forestTop: top(forest), forestCaption: forest ? top(forest.querySelector('svg')) : null};
+  const bottom = el => el ? el.getBoundingClientRect().bottom + scrollY : null, last = list => list[list.length - 1];
+  const headline = last(document.querySelectorAll('p.headline')), table = last(document.querySelectorAll('table.judged'));
+  const forest = document.getElementById('chart-judgments');
+  const out = {width: innerWidth, height: innerHeight, scrollWidth: d.scrollWidth, headlineBottom: bottom(headline),
+               tableBottom: bottom(table), forestTop: top(forest)};
   const pre = document.createElement('pre'); pre.id = 'layout-probe'; pre.textContent = JSON.stringify(out);
   document.body.appendChild(pre);
 });</script>"""
@@ -100,15 +102,16 @@ else:
     lay["height"] = 800
     if lay["scrollWidth"] > lay["width"]:
         problems.append(f"the page scrolls sideways at {lay['width']} px ({lay['scrollWidth']} px wide)")
+    # A run's page: the headline and the whole table of judged figures above the fold (a run with nothing judged has no table).
     if "<title>Comparator run" in dom:
-        if lay["answerBottom"] is None: problems.append("the page has no answer paragraph")
-        elif lay["answerBottom"] > lay["height"]:
-            problems.append(f"the answer ends at {lay['answerBottom']:.0f} px, below the first screen ({lay['height']} px)")
-        # The forest plot starts on the first screen: its caption and the top of its drawing are visible.
-        if lay["forestTop"] is not None and lay["forestCaption"] + 120 > lay["height"]:
-            problems.append(f"the forest plot starts at {lay['forestTop']:.0f} px, too low for the first screen ({lay['height']} px)")
+        if lay["headlineBottom"] is None: problems.append("the page has no headline")
+        elif lay["headlineBottom"] > lay["height"]:
+            problems.append(f"the headline ends at {lay['headlineBottom']:.0f} px, below the first screen ({lay['height']} px)")
+        if lay["tableBottom"] is not None and lay["tableBottom"] > lay["height"]:
+            problems.append(f"the table of judged figures ends at {lay['tableBottom']:.0f} px, below the first screen ({lay['height']} px)")
     first = f"first screen {lay['width']}x{lay['height']}: {lay['scrollWidth']} px wide" + (
-        f", answer ends at {lay['answerBottom']:.0f} px" if lay.get("answerBottom") is not None else "") + (
+        f", headline ends at {lay['headlineBottom']:.0f} px" if lay.get("headlineBottom") is not None else "") + (
+        f", table ends at {lay['tableBottom']:.0f} px" if lay.get("tableBottom") is not None else "") + (
         f", forest plot from {lay['forestTop']:.0f} px" if lay.get("forestTop") is not None else "")
 
 # The printed page: each chart's caption found on a page, and the chart below it (its SVG at the

@@ -184,15 +184,21 @@ public static class RunCommand
         return DiffCommand.ExitCode(diff);
     }
 
-    /// <summary>The verdict (who leads, by how much, at what cost, what the figures cannot say), then the answer in a reviewer's words and where the report is: the last lines a run prints.</summary>
-    /// <remarks>Without --verbose the verdict is its heading and table only: the rest of it is in report.md and report.html, and the answer says it in words.</remarks>
+    /// <summary>
+    /// The last lines a run prints: with --verbose the verdict and the answer in full, then always the first screen (the headline and the
+    /// table of every judged figure by cell, within 120 columns) and where the report is.
+    /// </summary>
     private static void PrintVerdict(RunReport report, string directory, bool verbose)
     {
         Console.WriteLine();
-        Console.Write(VerdictRenderer.ToText(verbose ? report.Verdict : report.Verdict.Where(l => l.Kind is VerdictLineKind.Pair or VerdictLineKind.Table).ToList()));
-        if (verbose) Console.WriteLine(); // briefly, the "answer:" lines follow the table at once: the default pair's ending fits 15 lines
-
-        foreach (var paragraph in report.AnswerParagraphs) Console.WriteLine("answer: " + string.Join(" ", paragraph));
+        if (verbose)
+        {
+            Console.Write(VerdictRenderer.ToText(report.Verdict));
+            Console.WriteLine();
+            foreach (var paragraph in report.AnswerParagraphs) Console.WriteLine("details: " + string.Join(" ", paragraph));
+            Console.WriteLine();
+        }
+        Console.Write(FirstScreen.ToText(report.Headline, report.Tables));
         Console.WriteLine($"report: {Path.Combine(directory, "report.html")}");
     }
 

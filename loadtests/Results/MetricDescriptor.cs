@@ -21,6 +21,14 @@ public enum MetricPass { Measured, Simulated }
 public enum JudgedAt { Never = 0, ClosedLoop = 1, FixedRate = 2, Everywhere = ClosedLoop | FixedRate }
 
 /// <summary>
+/// Kinds of work beside the service's own user-mode code that a figure's value can hold: the kernel's (system calls, the sockets'
+/// work) and the collector's (allocation, collections). A cost says which it includes; a count says which one it stands for, so the
+/// answer can say where a cost's gap is not (the costlier side makes no more calls) from the descriptors alone.
+/// </summary>
+[Flags]
+public enum WorkKinds { None = 0, Kernel = 1, Collector = 2 }
+
+/// <summary>
 /// How a judged figure is named and said wherever a verdict on it is read, so that no renderer names a figure: its id in
 /// a verdict's <c>metric</c> field, the cells it is judged at, its short label (the forest plot's rows), the words the
 /// answer uses, and what a history gates on.
@@ -34,8 +42,11 @@ public enum JudgedAt { Never = 0, ClosedLoop = 1, FixedRate = 2, Everywhere = Cl
 /// <param name="WhereRead">judged only where some side has it: a machine whose source gives none of it (no PMU) gets no verdict of it, not one "no figure" per cell</param>
 /// <param name="Counted">a count of work rather than a time: steadier from launch to launch, so a cell's look, a diff's lead figure and a history's gate take it first where both sides read it</param>
 /// <param name="DecidesAt">the cells where it decides a cell (its look, a diff's lead figure, a history's gate) when no counted figure was read there</param>
+/// <param name="Includes">the kinds of work a cost's value holds beside the service's own code (CPU time and instructions in both modes: the kernel's;
+/// every cost: the collector's, which runs in user mode)</param>
+/// <param name="StandsFor">the one kind of work a count stands for (system calls: the kernel's; bytes allocated: the collector's)</param>
 public sealed record Judging(string VerdictId, JudgedAt At, string Short, string Noun, string Leads, string Comparative, bool WhereRead = false, bool Counted = false,
-    JudgedAt DecidesAt = JudgedAt.Never);
+    JudgedAt DecidesAt = JudgedAt.Never, WorkKinds Includes = WorkKinds.None, WorkKinds StandsFor = WorkKinds.None);
 
 /// <summary>
 /// One figure, described once (crank's measurement metadata, BenchmarkDotNet's metric descriptor): its
@@ -54,6 +65,8 @@ public sealed record Judging(string VerdictId, JudgedAt At, string Short, string
 /// <param name="Written">whether a derived figure is written into results.json beside the stored ones (readers of older files expect it)</param>
 /// <param name="Optional">its source exists only on some machines (the CPU's counters, a hypervisor's steal): the reports show its column only where some cell has it</param>
 /// <param name="Pass">which windows hold it: the measured ones, or the simulated pass's</param>
+/// <param name="ReportedAt">the cells where a verdict's line reports it beside the judged figures without judging it there (the server's
+/// CPU time flat out, the latency percentiles and the cores busy at a fixed rate)</param>
 public sealed record MetricDescriptor(
     string Id,
     string Label,
@@ -67,7 +80,8 @@ public sealed record MetricDescriptor(
     bool Gated = false,
     bool Written = true,
     bool Optional = false,
-    MetricPass Pass = MetricPass.Measured)
+    MetricPass Pass = MetricPass.Measured,
+    JudgedAt ReportedAt = JudgedAt.Never)
 {
     /// <summary>How a derived or grouped figure is read from a window; stored figures are read from <see cref="Measurement.Figures"/>.</summary>
     internal Func<Measurement, double?>? Compute { get; init; }
@@ -91,13 +105,14 @@ public sealed record MetricDescriptor(
     /// <summary>The cells where a verdict between two targets judges it.</summary>
     public JudgedAt Verdicts => Judging?.At ?? JudgedAt.Never;
 
-    /// <summary>A value as text in its unit's way: counts in thousands ("412k"), µs to a tenth, ms as latency, rates whole.</summary>
+    /// <summary>A value as text in its unit's way: counts in thousands ("412k"), µs to a tenth, ms as latency, cores to a hundredth, rates whole.</summary>
     public string Show(double? value) => value switch
     {
         null => "n/a",
         double v when Unit == "" && v >= 10_000 => (v / 1000).ToString("0.#", CultureInfo.InvariantCulture) + "k",
         double v when Unit is "" or "1/s" or "B" => v.ToString("0", CultureInfo.InvariantCulture),
         double v when Unit == "ms" => v.ToString(v >= 100 ? "0" : v >= 10 ? "0.0" : "0.00", CultureInfo.InvariantCulture),
+        double v when Unit == "cores" => v.ToString("0.00", CultureInfo.InvariantCulture),
         double v => v.ToString("0.0", CultureInfo.InvariantCulture),
     };
 }

@@ -40,12 +40,14 @@ public static class Metrics
     private static MetricPass PassOf(string source) => source is Callgrind ? MetricPass.Simulated : MetricPass.Measured;
 
     private static MetricDescriptor Stored(string id, string label, string unit, Better better, string source, string description, string? column = null,
-        Judging? judging = null, bool gated = false) =>
-        Add(new(id, label, unit, better, MetricStorage.Stored, source, description, column, judging, gated, Optional: OptionalSource(source), Pass: PassOf(source)));
+        Judging? judging = null, bool gated = false, JudgedAt reported = JudgedAt.Never) =>
+        Add(new(id, label, unit, better, MetricStorage.Stored, source, description, column, judging, gated, Optional: OptionalSource(source), Pass: PassOf(source),
+            ReportedAt: reported));
 
     private static MetricDescriptor Derived(string id, string label, string unit, Better better, string source, string description, Func<Measurement, double?> compute,
-        string? column = null, bool written = true, Judging? judging = null, bool gated = false) =>
-        Add(new(id, label, unit, better, MetricStorage.Derived, source, description, column, judging, gated, written, OptionalSource(source), PassOf(source)) { Compute = compute });
+        string? column = null, bool written = true, Judging? judging = null, bool gated = false, JudgedAt reported = JudgedAt.Never) =>
+        Add(new(id, label, unit, better, MetricStorage.Derived, source, description, column, judging, gated, written, OptionalSource(source), PassOf(source), reported)
+            { Compute = compute });
 
     private static MetricDescriptor Grouped(string id, string label, string unit, Better better, string source, string description, Func<Measurement, double?> compute, string column) =>
         Add(new(id, label, unit, better, MetricStorage.Grouped, source, description, column, Optional: OptionalSource(source)) { Compute = compute });
@@ -62,13 +64,19 @@ public static class Metrics
         "ab: Requests per second, successful only (median repeat)", "rps",
         new Judging("rps", JudgedAt.ClosedLoop, "req/s", "requests a second", "serves more requests a second than", "faster", DecidesAt: JudgedAt.ClosedLoop), gated: true);
     public static readonly MetricDescriptor LatencyMeanMs = Stored("latencyMeanMs", "mean ms", "ms", Better.Lower, Driver, "mean latency of successful requests", "latency_mean_ms");
-    public static readonly MetricDescriptor LatencyP50Ms = Stored("latencyP50Ms", "p50 ms", "ms", Better.Lower, Driver, "latency percentile 50", "latency_p50_ms");
+    // The cores a server kept busy: reported beside the costs at a fixed rate (the same asked load), first among what is not judged there.
+    public static readonly MetricDescriptor ServerCores = Derived("serverCores", "cores", "cores", Better.Neither, Server,
+        "CPU seconds per second the server used (user+system): how many cores it kept busy over the window",
+        m => m.ServerCpuSeconds is double s && m.ElapsedSeconds > 0 ? s / m.ElapsedSeconds : null, written: false, reported: JudgedAt.FixedRate);
+    public static readonly MetricDescriptor LatencyP50Ms = Stored("latencyP50Ms", "p50 ms", "ms", Better.Lower, Driver, "latency percentile 50", "latency_p50_ms",
+        reported: JudgedAt.FixedRate);
     public static readonly MetricDescriptor LatencyP90Ms = Stored("latencyP90Ms", "p90 ms", "ms", Better.Lower, Driver, "latency percentile 90", "latency_p90_ms",
         new Judging("p90_ms", JudgedAt.FixedRate, "p90", "p90 latency at the same fixed rate", "answers with a shorter p90 latency than", "quicker at p90"),
         gated: true);
     // Judged at a fixed rate in files saved before p90 was (a window holds too few requests above p99): read as written, judged anew never.
     public static readonly MetricDescriptor LatencyP99Ms = Stored("latencyP99Ms", "p99 ms", "ms", Better.Lower, Driver, "latency percentile 99", "latency_p99_ms",
-        new Judging("p99_ms", JudgedAt.Never, "p99", "p99 latency at the same fixed rate", "answers with a shorter p99 latency than", "quicker at p99"));
+        new Judging("p99_ms", JudgedAt.Never, "p99", "p99 latency at the same fixed rate", "answers with a shorter p99 latency than", "quicker at p99"),
+        reported: JudgedAt.Everywhere);
     public static readonly MetricDescriptor LatencyMaxMs = Stored("latencyMaxMs", "max ms", "ms", Better.Lower, Driver, "highest latency of any repeat", "latency_max_ms");
     public static readonly MetricDescriptor BytesReceived = Stored("bytesReceived", "bytes received", "B", Better.Lower, Driver,
         "ab: Total transferred: bytes read from the sockets, heads and chunk framing included", "bytes_received");
@@ -88,7 +96,7 @@ public static class Metrics
 
     // The driver's window, figures added later (socket driver's histogram, the open model, TLS).
     public static readonly MetricDescriptor LatencyP999Ms = Stored("latencyP999Ms", "p99.9 ms", "ms", Better.Lower, Driver,
-        "latency percentile 99.9 (socket driver: from its HDR histogram)", "latency_p999_ms");
+        "latency percentile 99.9 (socket driver: from its HDR histogram)", "latency_p999_ms", reported: JudgedAt.FixedRate);
     public static readonly MetricDescriptor LateRequests = Stored("lateRequests", "late", "", Better.Lower, Driver,
         "fixed-rate cells: requests whose intended send time came while their connection still waited for the previous answer (the server did not keep up)", "late_requests");
     public static readonly MetricDescriptor DroppedRequests = Stored("droppedRequests", "dropped", "", Better.Lower, Driver,
@@ -127,7 +135,8 @@ public static class Metrics
         "user-mode instructions per successful request on valgrind's simulated CPU, the JIT's compiling threads left out (the kernel's work, waits and cache " +
         "misses are not counted): how much work, not how long", "simulated_instructions_per_request",
         new Judging("simulated_instructions", JudgedAt.ClosedLoop, "sim instr", "simulated instructions per request (user mode)",
-            "executes fewer instructions per request (simulated, user mode) than", "leaner in simulated instructions", WhereRead: true, Counted: true), gated: true);
+            "executes fewer instructions per request (simulated, user mode) than", "leaner in simulated instructions", WhereRead: true, Counted: true,
+            Includes: WorkKinds.Collector), gated: true);
     public static readonly MetricDescriptor SimulatedCompilerInstructions = Stored("simulatedCompilerInstructions", "simulated JIT instructions", "", Better.Neither, Callgrind,
         "user-mode instructions of the threads that spent most of a simulated window in the JIT compiler: reported apart, not judged");
 
@@ -144,7 +153,7 @@ public static class Metrics
             "server process CPU (user+system) over the window / successful requests",
             m => m.ServerCpuSeconds is double s && m.Succeeded > 0 ? s * 1e6 / m.Succeeded : null, "server_cpu_us_per_request",
             judging: new Judging("server_cpu_us", JudgedAt.FixedRate, "cpu", "server CPU time per request", "takes less server CPU time per request than", "cheaper in CPU time",
-                DecidesAt: JudgedAt.FixedRate), gated: true);
+                DecidesAt: JudgedAt.FixedRate, Includes: WorkKinds.Kernel | WorkKinds.Collector), gated: true, reported: JudgedAt.ClosedLoop);
     public static readonly MetricDescriptor TimePerRequestAcrossMs = Derived("timePerRequestAcrossMs", "ms/req across", "ms", Better.Lower, Driver,
         "ab: Time per request (mean, across all concurrent requests): elapsed / requests",
         m => m.Succeeded > 0 ? m.ElapsedSeconds * 1000 / m.Succeeded : 0);
@@ -160,7 +169,7 @@ public static class Metrics
             m => m.Figures.TryGetValue(InstructionsUser.Id, out var u) && m.Figures.TryGetValue(InstructionsKernel.Id, out var k) && m.Succeeded > 0 ? (u + k) / m.Succeeded : null,
             "instructions_per_request",
             judging: new Judging("instructions", JudgedAt.Everywhere, "instr", "instructions per request", "executes fewer instructions per request than", "leaner in instructions",
-                WhereRead: true, Counted: true), gated: true);
+                WhereRead: true, Counted: true, Includes: WorkKinds.Kernel | WorkKinds.Collector), gated: true);
     public static readonly MetricDescriptor UserInstructionsPerRequest = Derived("userInstructionsPerRequest", "user instr/req", "", Better.Lower, Pmu,
         "user-mode instructions per successful request: the runtime's, the framework's and the service's own code",
         m => PerRequest(m, InstructionsUser), "user_instructions_per_request");
@@ -170,19 +179,20 @@ public static class Metrics
     public static readonly MetricDescriptor CyclesPerRequest = Derived("cyclesPerRequest", "cycles/req", "", Better.Lower, Pmu,
             "CPU cycles of the server per successful request: the time its work took on a core, in the core's own clock",
             m => PerRequest(m, Cycles), "cycles_per_request",
-            judging: new Judging("cycles", JudgedAt.FixedRate, "cycles", "CPU cycles per request", "takes fewer CPU cycles per request than", "cheaper in cycles", WhereRead: true));
+            judging: new Judging("cycles", JudgedAt.FixedRate, "cycles", "CPU cycles per request", "takes fewer CPU cycles per request than", "cheaper in cycles", WhereRead: true,
+                Includes: WorkKinds.Kernel | WorkKinds.Collector));
     public static readonly MetricDescriptor SystemCallsPerRequest = Derived("systemCallsPerRequest", "syscalls/req", "", Better.Lower, Syscalls,
         "system calls the server entered per successful request, every thread: the kernel's share of the work counted by entries, not by time " +
         "(what a call costs in the kernel, and work the kernel does outside a call, such as a socket's receive path, are not in it)",
         m => PerRequest(m, SystemCalls), "system_calls_per_request",
         judging: new Judging("system_calls", JudgedAt.Everywhere, "syscalls", "system calls per request", "makes fewer system calls per request than",
-            "leaner in system calls", WhereRead: true), gated: true);
+            "leaner in system calls", WhereRead: true, StandsFor: WorkKinds.Kernel), gated: true);
     public static readonly MetricDescriptor AllocatedBytesPerRequest = Derived("allocatedBytesPerRequest", "alloc B/req", "B", Better.Lower, GcEvents,
         "managed bytes the server allocated per successful request: the collector's work in the making, counted in bytes rather than in its time " +
         "(what a collection then costs, and native memory, are not in it)",
         m => PerRequest(m, AllocatedBytes), "allocated_bytes_per_request",
         judging: new Judging("allocated_bytes", JudgedAt.Everywhere, "alloc", "bytes allocated per request", "allocates fewer bytes per request than",
-            "leaner in allocation", WhereRead: true), gated: true);
+            "leaner in allocation", WhereRead: true, StandsFor: WorkKinds.Collector), gated: true);
     public static readonly MetricDescriptor CollectionsPerThousandRequests = Derived("collectionsPerThousandRequests", "GCs/1k req", "", Better.Lower, GcEvents,
         "garbage collections started per thousand successful requests, every generation: how often the allocation above became a collection",
         m => m.Figures.TryGetValue(Collections.Id, out var c) && m.Succeeded > 0 ? c * 1000 / m.Succeeded : null, "collections_per_1k_requests");

@@ -55,6 +55,26 @@ public sealed class MetricNameTests
         Assert.True(found.Count == 0, "a judged figure's id written out where its descriptor should be read:\n" + string.Join("\n", found));
     }
 
+    /// <summary>
+    /// A judged figure's descriptor named outright where verdicts are said (held in a local or an array, then compared through it, as a table of
+    /// which figure counts which kind of work once was): what the figure is and does belongs in its descriptor's fields. Only the sections'
+    /// tables of columns (Reports/Sections) name figures, to show each as a column.
+    /// </summary>
+    private static readonly Regex JudgedNamed = new(@"\bMetrics\.(" + string.Join("|",
+        typeof(Metrics).GetFields(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Static)
+            .Where(f => f.FieldType == typeof(MetricDescriptor) && ((MetricDescriptor)f.GetValue(null)!).Judging is not null).Select(f => f.Name)) + @")\b");
+
+    [Fact]
+    public void No_judged_figures_descriptor_is_named_where_verdicts_are_said()
+    {
+        var found = Sources().Where(s => !s.File.StartsWith("Reports/Sections/", StringComparison.Ordinal)).SelectMany(s =>
+        {
+            var code = CodeText.Of(s.Text);
+            return JudgedNamed.Matches(code).Select(m => $"{s.File}:{LineOf(code, m.Index)}: {m.Value}");
+        }).ToList();
+        Assert.True(found.Count == 0, "a judged figure's descriptor named where its fields should be read:\n" + string.Join("\n", found));
+    }
+
     [Fact]
     public void The_patterns_find_what_they_are_meant_to()
     {
@@ -65,5 +85,9 @@ public sealed class MetricNameTests
         Assert.Matches(Branch, "c.Metric != Metrics.LatencyP90Ms");
         Assert.DoesNotMatch(Branch, "v.Metric == Metrics.Headline.VerdictId");
         Assert.DoesNotMatch(Branch, "v.Metric == figure.VerdictId");
+        Assert.Matches(JudgedNamed, "var kind = Metrics.SystemCallsPerRequest;");
+        Assert.Matches(JudgedNamed, "private static readonly MetricDescriptor[] CostsWithKernel = { Metrics.ServerCpuUsPerRequest };");
+        Assert.DoesNotMatch(JudgedNamed, "Metrics.Headline.Judging");
+        Assert.DoesNotMatch(JudgedNamed, "Metrics.ServerCores.Of(window)");
     }
 }

@@ -56,8 +56,10 @@ public sealed class RunCommandTests : IDisposable
         Assert.Contains("## Where the difference comes from", markdown);
         Assert.Contains("results: " + runDir.FullName, stdout);
         Assert.StartsWith("## Verdict: ", markdown[markdown.IndexOf("\n## ", StringComparison.Ordinal)..].TrimStart('\n'));
-        // The verdict is the last thing printed, and summary.md holds it in at most 40 lines.
-        Assert.Contains("verdict: ", stdout[stdout.LastIndexOf("results: ", StringComparison.Ordinal)..]);
+        // With --verbose the verdict follows the results line, and the first screen (the headline, "answer: ") comes last; summary.md holds
+        // the first screen and the verdict in at most 40 lines.
+        var tail = stdout[stdout.LastIndexOf("results: ", StringComparison.Ordinal)..];
+        Assert.InRange(tail.IndexOf("verdict: ", StringComparison.Ordinal), 0, tail.LastIndexOf("answer: ", StringComparison.Ordinal));
         var summary = File.ReadAllLines(Path.Combine(runDir.FullName, "summary.md"));
         Assert.True(summary.Length <= 40, $"summary.md has {summary.Length} lines");
         Assert.Contains(summary, l => l.StartsWith("## Verdict: "));
@@ -302,11 +304,12 @@ public sealed class RunCommandTests : IDisposable
         Assert.True(cv >= 0, csv[0]);
         Assert.Equal("0", csv[1].Split(',')[cv]);
         Assert.Contains("kestrel cv", File.ReadAllText(Path.Combine(runDir.FullName, "report.md")));
-        // Without --verbose the run ends briefly: the verdict's table, the answer and the report's path (every table is in report.md;
-        // the path names the run's directory, so no results line).
+        // Without --verbose the run ends with the first screen: the headline, the table of judged figures (none with one target) and the
+        // report's path (every other table is in report.md; the path names the run's directory, so no results line).
         Assert.DoesNotContain("results: ", stdout);
-        var end = stdout[stdout.LastIndexOf("verdict: ", StringComparison.Ordinal)..].TrimEnd().Split('\n');
-        Assert.True(end.Length <= 15, string.Join('\n', end));
+        Assert.DoesNotContain("verdict: ", stdout);
+        var end = stdout[stdout.IndexOf("answer: ", StringComparison.Ordinal)..].TrimEnd().Split('\n');
+        Assert.True(end.Length <= 40, string.Join('\n', end));
         Assert.Contains("answer: No answer: kestrel is the only target measured in this run.", end);
         Assert.Equal($"report: {Path.Combine(runDir.FullName, "report.html")}", end[^1].TrimEnd('\r'));
         Assert.DoesNotContain("kestrel cv", stdout);

@@ -125,7 +125,11 @@ public sealed class AnswerTests
         var report = new RunReport(run, Array.Empty<Chart>());
 
         var summary = new SummaryReport().Render(report);
-        Assert.Equal(2, summary.Split('\n').ToList().FindIndex(l => l.StartsWith(first, StringComparison.Ordinal)));
+        // The first screen (the headline, then the table of every judged figure) opens it; the answer in full follows the table.
+        var lines = summary.Split('\n').ToList();
+        Assert.Equal($"**{Headline.Of(run)[0]}**", lines[2]);
+        var answer = lines.FindIndex(l => l.StartsWith(first, StringComparison.Ordinal));
+        Assert.InRange(answer, lines.FindLastIndex(l => l.StartsWith("| ", StringComparison.Ordinal) && lines.IndexOf(l) < answer) + 1, lines.FindIndex(l => l.StartsWith("## Verdict", StringComparison.Ordinal)));
         // The method is not in summary.md, only pointed to: the table follows the verdict's heading.
         Assert.DoesNotContain("Ratios are", summary);
         Assert.Contains("How this was judged (the rule, the cores, the noise floor, the family of judgments) and the full figures: report.md", summary);
@@ -133,6 +137,7 @@ public sealed class AnswerTests
         Assert.Contains("Ratios are", md);
         Assert.True(md.IndexOf(first, StringComparison.Ordinal) < md.IndexOf("## Verdict", StringComparison.Ordinal));
         var html = new HtmlReport().Render(report);
+        Assert.True(html.IndexOf("<p class=\"headline\">", StringComparison.Ordinal) < html.IndexOf("<p class=\"answer\">", StringComparison.Ordinal));
         Assert.True(html.IndexOf("<p class=\"answer\">", StringComparison.Ordinal) < html.IndexOf("<section id=\"verdict\">", StringComparison.Ordinal));
     }
 

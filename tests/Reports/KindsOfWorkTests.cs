@@ -43,9 +43,9 @@ public sealed class KindsOfWorkTests
     {
         var answer = Answered(Run(aspCalls: 3, callWobble: 0.001, Metrics.InstructionsPerRequest));
 
-        Assert.Contains("Where aspnetcore costs more than kestrel in instructions per request, it makes no more system calls a request at json 500B " +
+        Assert.Contains("Where aspnetcore costs more than kestrel in instructions per request, it makes no more system calls per request at json 500B " +
                         "(3 against 4 a request): its extra work is not in the kernel's calls.", answer);
-        Assert.Contains("Where aspnetcore costs more than kestrel in instructions per request, it allocates more bytes a request at json 500B " +
+        Assert.Contains("Where aspnetcore costs more than kestrel in instructions per request, it allocates more bytes per request at json 500B " +
                         "(4500 against 2900 a request): the collector's work is part of its extra work, how large a part these counts do not say", answer);
     }
 
@@ -53,8 +53,8 @@ public sealed class KindsOfWorkTests
     public void A_count_not_settled_says_nothing_of_the_kind_of_work()
     {
         var answer = Answered(Run(aspCalls: 3, callWobble: 0.3, Metrics.InstructionsPerRequest));
-        Assert.DoesNotContain("system calls a request at json 500B", answer);
-        Assert.Contains("allocates more bytes a request at json 500B", answer);
+        Assert.DoesNotContain("system calls per request at json 500B", answer);
+        Assert.Contains("allocates more bytes per request at json 500B", answer);
     }
 
     [Fact]
@@ -62,6 +62,6 @@ public sealed class KindsOfWorkTests
     {
         var answer = Answered(Run(aspCalls: 3, callWobble: 0.001, Metrics.SimulatedInstructionsPerRequest));
         Assert.DoesNotContain("the kernel's calls", answer);
-        Assert.Contains("Where aspnetcore costs more than kestrel in simulated instructions per request (user mode), it allocates more bytes a request", answer);
+        Assert.Contains("Where aspnetcore costs more than kestrel in simulated instructions per request (user mode), it allocates more bytes per request", answer);
     }
 }

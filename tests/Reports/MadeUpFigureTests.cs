@@ -94,6 +94,23 @@ public sealed class MadeUpFigureTests
     }
 
     [Fact]
+    public void It_is_a_column_of_the_first_screens_table_in_the_terminal_summary_md_and_report_html()
+    {
+        using var added = Metrics.Adding(Widgets);
+        var report = new RunReport(Run(), Array.Empty<Chart>());
+
+        var terminal = FirstScreen.ToText(report.Headline, report.Tables).Split('\n');
+        Assert.Matches(@"^cell\s+req/s\s+widgets/req$", terminal.First(l => l.StartsWith("cell", StringComparison.Ordinal)));
+        Assert.Contains(terminal, l => System.Text.RegularExpressions.Regex.IsMatch(l, @"^echo-post 500B\s+.+\s+wcf-classic 1\.3\dx$"));
+        var summary = new SummaryReport().Render(report);
+        Assert.Contains("| cell | req/s | widgets/req |", summary);
+        Assert.Matches(@"\| echo-post 500B \| [^|]+ \| \*\*wcf-classic 1\.3\dx\*\* \|", summary);
+        var html = new HtmlReport().Render(report);
+        Assert.Contains("<th>widgets/req</th>", html);
+        Assert.Matches("<td class=\"lead\" title=\"wcf-classic by 1\\.3\\dx[^\"]*\">wcf-classic 1\\.3\\dx</td>", html);
+    }
+
+    [Fact]
     public void Diff_and_its_JUnit_judge_it_and_lead_with_it_as_a_count_of_work()
     {
         using var added = Metrics.Adding(Widgets);

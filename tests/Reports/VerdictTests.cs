@@ -1,3 +1,4 @@
+using System;
 using System.Collections.Generic;
 using System.Linq;
 using System.Text.RegularExpressions;
@@ -232,10 +233,19 @@ public sealed class VerdictTests
 
         var summary = SummaryReport.Render(run, Verdict.Build(run), "charts/throughput.png");
         var lines = summary.TrimEnd('\n').Split('\n');
-        Assert.True(lines.Length <= SummaryReport.MaxLines, $"{lines.Length} lines");
-        Assert.Contains("![throughput](charts/throughput.png)", lines);
-        Assert.Contains(lines, l => l.Contains("**echo-post**: wcf-classic leads at every size"));
-        Assert.Contains(lines, l => l.StartsWith("| echo-post | 64B | 1.20x |"));
+        // The first screen is whole (two pairs of sixteen cells: longer than 40 lines by itself); the rest is cut to a pointer.
+        var firstScreen = FirstScreen.ToMarkdown(Headline.Of(run), JudgedTable.Of(run)).TrimEnd('\n').Split('\n');
+        Assert.Equal(firstScreen, lines.Skip(2).Take(firstScreen.Length));
+        Assert.Contains(lines, l => l.StartsWith("| echo-post 64B | **wcf-classic 1.20x** |", StringComparison.Ordinal));
+        Assert.Contains(lines, l => l.StartsWith("| echo-put 1MB | **wcf 1.50x** |", StringComparison.Ordinal));
+        Assert.True(lines.Length <= Math.Max(SummaryReport.MaxLines, firstScreen.Length + 10), $"{lines.Length} lines"); // title, answer, chart, pointer, tail
+        Assert.Contains(lines, l => l.EndsWith("more lines in report.md)", StringComparison.Ordinal));
+
+        var small = Run(new[] { WcfClassic, WebApiSelfhost }, cells.Where(c => c.Key.Target != "wcf" && c.Key.Endpoint == "echo-post" && c.Key.SizeBytes <= 1024).ToArray());
+        var shortSummary = SummaryReport.Render(small, Verdict.Build(small), "charts/throughput.png").TrimEnd('\n').Split('\n');
+        Assert.True(shortSummary.Length <= SummaryReport.MaxLines, $"{shortSummary.Length} lines");
+        Assert.Contains("![throughput](charts/throughput.png)", shortSummary);
+        Assert.Contains(shortSummary, l => l.StartsWith("| echo-post | 64B | 1.20x |", StringComparison.Ordinal));
 
         var md = new MarkdownReport().Render(new RunReport(run));
         Assert.True(md.IndexOf("## Verdict: wcf-classic against webapi-selfhost", System.StringComparison.Ordinal) < md.IndexOf("- started", System.StringComparison.Ordinal));

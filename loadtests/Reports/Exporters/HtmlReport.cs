@@ -18,10 +18,12 @@ public sealed class HtmlReport : IExporter
     public string Render(RunReport report)
     {
         var run = report.Run;
-        var html = Head("Comparator run " + run.StartedAt.ToString("u", CultureInfo.InvariantCulture), VerdictRenderer.Css + ".answer{font-size:17px;line-height:1.45;max-width:60em;margin:.5em 0}");
+        var html = Head("Comparator run " + run.StartedAt.ToString("u", CultureInfo.InvariantCulture), VerdictRenderer.Css + FirstScreen.Css + ".answer{font-size:15px;line-height:1.45;max-width:60em;margin:.5em 0}");
         html.Append("<h1>Comparator run</h1>");
         if (run.Partial) html.Append("<p class=\"partial\">PARTIAL: the run was stopped before the end.</p>");
-        // The answer, then the clearest picture (every judgment and its interval), then the verdict with its method.
+        // The first screen (the headline and every judged figure by cell), then the answer in full, the clearest picture (every judgment
+        // and its interval), then the verdict with its method.
+        html.Append(FirstScreen.ToHtml(report.Headline, report.Tables));
         foreach (var paragraph in report.AnswerParagraphs) html.Append("<p class=\"answer\">").Append(Code(E(string.Join(" ", paragraph)))).Append("</p>");
         if (Forest(report) is Chart forest) Figure(html, forest);
         html.Append(VerdictRenderer.ToHtml(report.Verdict));

@@ -4,7 +4,7 @@ using Comparator.Reports.Text;
 
 namespace Comparator.Reports.Exporters;
 
-/// <summary>report.md: the answer, the verdict, then every section of the report (<see cref="ReportSections"/>) but the charts.</summary>
+/// <summary>report.md: the first screen (headline and table), the answer, the verdict, then every section of the report (<see cref="ReportSections"/>) but the charts.</summary>
 public sealed class MarkdownReport : IExporter
 {
     public string Name => "md";
@@ -15,6 +15,7 @@ public sealed class MarkdownReport : IExporter
         var md = new StringBuilder();
         md.AppendLine("# Comparator run" + (report.Run.Partial ? " (PARTIAL: stopped before the end)" : ""));
         md.AppendLine();
+        md.Append(FirstScreen.ToMarkdown(report.Headline, report.Tables));
         foreach (var paragraph in report.AnswerParagraphs) md.AppendLine(string.Join(" ", paragraph)).AppendLine();
         md.Append(VerdictRenderer.ToMarkdown(report.Verdict));
         md.AppendLine();

@@ -6,7 +6,7 @@ using Comparator.Reports.Text;
 namespace Comparator.Reports.Exporters;
 
 /// <summary>
-/// summary.md: the answer, one chart and the verdict, at most <see cref="MaxLines"/> lines, to paste into a
+/// summary.md: the headline and the table of every judged figure, the answer, one chart and the verdict, at most <see cref="MaxLines"/> lines, to paste into a
 /// review or a pull request. Sizes are dropped first when the verdict is longer (their endpoint's
 /// line still gives the crossover and the ratio from smallest to largest size; report.md has all).
 /// </summary>
@@ -23,21 +23,22 @@ public sealed class SummaryReport : IExporter
     public string Render(RunReport report)
     {
         var chart = ChartsShown.FirstOrDefault(name => report.Charts.Any(c => c.Name == name)) is string name ? $"charts/{name}.png" : null;
-        return Render(report.Run, report.Verdict, chart, report.AnswerParagraphs);
+        return Render(report.Run, report.Verdict, chart, report.AnswerParagraphs, FirstScreen.ToMarkdown(report.Headline, report.Tables));
     }
 
     /// <param name="chart">The chart to show, relative to the run directory (charts/throughput.png), or null.</param>
     /// <param name="answer">The answer's paragraphs (<see cref="Answer"/>), joined into one before the chart; built from the run when not given.</param>
-    public static string Render(RunResult run, IReadOnlyList<VerdictLine> lines, string? chart, IReadOnlyList<IReadOnlyList<string>>? answer = null)
+    /// <param name="firstScreen">The headline and the table of every judged figure, as Markdown (<see cref="FirstScreen"/>); built from the run when not given.</param>
+    public static string Render(RunResult run, IReadOnlyList<VerdictLine> lines, string? chart, IReadOnlyList<IReadOnlyList<string>>? answer = null, string? firstScreen = null)
     {
-        // The answer first, then the picture, then the verdict with its method: a reviewer reads the first screen.
+        // The first screen (headline and table), then the answer in full, the picture, then the verdict without its method: a reviewer reads the top.
         var head = new List<string>
         {
             "# WCF or Web API: verdict of the run of " + run.StartedAt.ToString("u", CultureInfo.InvariantCulture) + (run.Partial ? " (PARTIAL)" : ""),
             "",
-            string.Join(" ", (answer ?? Answer.Paragraphs(run)).SelectMany(p => p)),
-            "",
         };
+        head.AddRange(Lines(firstScreen ?? FirstScreen.ToMarkdown(Headline.Of(run), JudgedTable.Of(run))));
+        head.AddRange(new[] { "", string.Join(" ", (answer ?? Answer.Paragraphs(run)).SelectMany(p => p)), "" });
         if (chart is not null) head.AddRange(new[] { $"![{System.IO.Path.GetFileNameWithoutExtension(chart)}]({chart})", "" });
         var tail = new List<string> { "" };
         if (run.Spec.Crank is CrankSpec crank)

@@ -29,14 +29,16 @@ public static partial class Answer
         var rule = PairVerdicts.RuleOf(run.Spec);
         var paragraphs = verdicts.GroupBy(v => v.Other).Select(pair => (IReadOnlyList<string>)Pair(run, pair.Key, baseline, pair.ToList(), rule).ToList()).ToList();
         if (paragraphs.Count == 0) paragraphs.Add(new[] { $"No answer: {baseline} is the only target measured in this run." });
-        var facts = new List<string>();
-        // Targets that could not run, by the first words of their reason ("not built", "failed verification"): the report gives the whole of it.
-        foreach (var why in run.Targets.Where(t => t.Name != baseline && !t.Measured).GroupBy(t => Short(t.NotMeasuredReason)))
-            facts.Add($"{Join(why.Select(t => t.Name).ToList())} {(why.Count() == 1 ? "was" : "were")} not measured ({why.Key}); the report says why.");
+        var facts = NotMeasured(run).ToList();
         if (verdicts.Count > 0) facts.Add(Machine(run, verdicts));
         if (facts.Count > 0) paragraphs.Add(facts);
         return paragraphs;
     }
+
+    /// <summary>Targets that could not run, by the first words of their reason ("not built", "failed verification"): the report gives the whole of it.</summary>
+    public static IEnumerable<string> NotMeasured(RunResult run) =>
+        run.Targets.Where(t => t.Name != run.Spec.BaselineTarget && !t.Measured).GroupBy(t => Short(t.NotMeasuredReason))
+            .Select(why => $"{Join(why.Select(t => t.Name).ToList())} {(why.Count() == 1 ? "was" : "were")} not measured ({why.Key}); the report says why.");
 
     private static IEnumerable<string> Pair(RunResult run, string other, string baseline, IReadOnlyList<CellVerdict> verdicts, LeadRule rule)
     {
@@ -45,6 +47,10 @@ public static partial class Answer
         var equivalent = verdicts.Where(v => v.Leader is null && v.Outcome == CellVerdict.Equivalent).ToList();
         var unsettled = verdicts.Where(v => v.Leader is null && v.Outcome == CellVerdict.Unsettled && v.RatioLow is not null && v.RatioHigh is not null).ToList();
         var unjudged = verdicts.Except(leads).Except(equivalent).Except(unsettled).ToList();
+        // Two launches give an interval at one degree of freedom: wide whatever the spread, so said in words, with no launch estimate.
+        var unbounded = unsettled.Where(v => !FewLaunches.Bounds(v)).ToList();
+        unsettled = unsettled.Except(unbounded).ToList();
+        var cannot = unbounded.Count > 0 ? $"At {Where(run, unbounded)}, {FewLaunches.Words(unbounded[0])}." : null;
 
         if (leads.Count == 0 && equivalent.Count == 0)
         {
@@ -52,7 +58,9 @@ public static partial class Answer
                 ? $"Nothing is settled between {other} and {baseline}: at {Where(run, unsettled)} the ratio of {said.Noun} {other}/{baseline} could lie " +
                   $"anywhere in {Intervals(unsettled)}, so neither leads by more than {Format.Percent(rule.MinEffect)} and neither is shown the same within {Format.Percent(rule.Equivalence)}. " +
                   Settle(run, unsettled, rule)
+                : cannot is not null ? $"Nothing is settled between {other} and {baseline}."
                 : $"Nothing is judged between {other} and {baseline}: {Unjudged(run, unjudged)}.";
+            if (cannot is not null) yield return cannot;
             foreach (var sentence in Others(run, other, baseline).Concat(KindsOfWork(run, other, baseline))) yield return sentence;
             yield break;
         }
@@ -67,6 +75,7 @@ public static partial class Answer
         if (equivalent.Count > 0)
             yield return $"At {Where(run, equivalent)}, {other} and {baseline} are the same in {said.Noun} within ±{Format.Percent(rule.Equivalence)} " +
                          $"({string.Join("; ", equivalent.Select(v => $"{Format.Ratio(v.Ratio ?? 1)}, 90% interval {Format.Ratio(v.EquivalenceLow ?? v.RatioLow ?? 1)}–{Format.Ratio(v.EquivalenceHigh ?? v.RatioHigh ?? 1)}"))}).";
+        if (cannot is not null) yield return cannot;
         if (unsettled.Count > 0)
             yield return $"At {Where(run, unsettled)} nothing is settled: {other}/{baseline} could lie anywhere in {Intervals(unsettled)}. {Settle(run, unsettled, rule)}";
         if (unjudged.Count > 0)
@@ -80,8 +89,7 @@ public static partial class Answer
     /// </summary>
     private static string Led(CellVerdict v, string leader)
     {
-        var higher = v.Figure?.HigherIsBetter ?? true;
-        var (ratio, low, high) = (leader == v.Other) == higher ? (v.Ratio!.Value, v.RatioLow!.Value, v.RatioHigh!.Value) : (1 / v.Ratio!.Value, 1 / v.RatioHigh!.Value, 1 / v.RatioLow!.Value);
+        var (ratio, low, high) = JudgedTable.Advantage(v, leader);
         return $"by {Format.Ratio(ratio)}, {Format.Percent(v.Confidence)} interval {Format.Ratio(low)}–{Format.Ratio(high)}" +
                (v.Launches is int n ? $", {n.ToString(CultureInfo.InvariantCulture)} launches" : "");
     }
@@ -206,15 +214,7 @@ public static partial class Answer
     }
 
     /// <summary>"time, echo-post 64KB and json": where the verdicts are, by endpoint and size (and concurrency or rate where the run had several).</summary>
-    private static string Where(RunResult run, IEnumerable<CellVerdict> verdicts)
-    {
-        var several = run.Cells.Select(c => c.Key.Concurrency).Distinct().Count() > 1;
-        return Join(verdicts.Select(v =>
-        {
-            var size = run.Cells.FirstOrDefault(c => c.Key == v.Key)?.SizeLabel is string label && label != CellSizes.NoSize ? " " + label : "";
-            return v.Endpoint + size + (several ? $" c={v.Concurrency}" : "") + (v.Rate is double r ? $" @{r.ToString("0", CultureInfo.InvariantCulture)}/s" : "");
-        }).Distinct().ToList());
-    }
+    private static string Where(RunResult run, IEnumerable<CellVerdict> verdicts) => Join(verdicts.Select(v => CellNames.Of(run, v)).Distinct().ToList());
 
     private static string Join(IReadOnlyList<string> items) =>
         items.Count <= 1 ? string.Concat(items) : string.Join(", ", items.Take(items.Count - 1)) + " and " + items[^1];

@@ -32,10 +32,11 @@ public static class CostLine
         if (v is null) return "not judged";
         if (v.Leader is string leader && v.Ratio is double r && v.RatioLow is double lo && v.RatioHigh is double hi)
         {
-            var (ratio, low, high) = (leader == v.Other) == figure.HigherIsBetter ? (r, lo, hi) : (1 / r, 1 / hi, 1 / lo);
+            var (ratio, low, high) = JudgedTable.Advantage(v, leader);
             return $"{leader} {(figure.HigherIsBetter ? "higher" : "lower")}, {Format.Ratio(ratio)} ({Format.Percent(v.Confidence)} interval {Format.Ratio(low)}–{Format.Ratio(high)}" +
                    (v.WithinMargin ? ", by less than the margin" : "") + ")";
         }
+        if (v.RatioLow is not null && !FewLaunches.Bounds(v)) return $"{v.Said()} ({Format.Ratio(v.Ratio!.Value)}; {FewLaunches.Words(v)})";
         if (v.RatioLow is double l && v.RatioHigh is double h)
             return $"{v.Said()} ({Format.Ratio(v.Ratio!.Value)}, {Format.Percent(v.Confidence)} interval {Format.Ratio(l)}–{Format.Ratio(h)})";
         return v.Reason ?? "not judged";
@@ -53,8 +54,7 @@ public static class CostLine
         var (fast, slow) = faster == other ? (b, a) : (a, b);
         var slowName = faster == other ? baseline : other;
         var causes = new List<string>();
-        double? Cores(Measurement m) => m.ServerCpuSeconds is double s && m.ElapsedSeconds > 0 ? s / m.ElapsedSeconds : null;
-        if (Cores(fast) is double cf && Cores(slow) is double cs && cf > cs * 1.1)
+        if (Metrics.ServerCores.Of(fast) is double cf && Metrics.ServerCores.Of(slow) is double cs && cf > cs * 1.1)
             causes.Add($"it kept more cores busy ({cf:0.00} vs {cs:0.00})");
         if (fast.SwitchesPerRequest is double wf && slow.SwitchesPerRequest is double ws && ws > wf * 1.2)
             causes.Add($"{slowName} waited more (context switches per request {ws:0.00} vs {wf:0.00})");

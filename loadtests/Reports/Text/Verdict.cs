@@ -139,9 +139,10 @@ public static partial class Verdict
         var groups = rated.GroupBy(c => c.Key with { Target = CellKey.AnyTarget }).Where(g => g.Any(c => c.Key.Target == other)).ToList();
         if (groups.Count == 0) yield break;
         var judged = Metrics.VerdictFigures(fixedRate: true).ToList();
+        var reportedFigures = Reported(JudgedAt.FixedRate, judged);
         yield return new(VerdictLineKind.Note, $"At a fixed rate (open model: requests sent at a constant rate whatever the server does, latency from each request's intended send time), " +
                                                $"{other} vs {baseline}; {Join(judged.Select(m => m.Label + (m.Judging!.WhereRead ? " (where read)" : "")).ToList())} are judged by the same interval rule, " +
-                                               "the better side leading; the other latency percentiles and the cores busy are reported, not judged (a window holds too few requests above p99).");
+                                               $"the better side leading; {Join(reportedFigures.Select(m => m.Label).ToList())} are reported, not judged (a window holds too few requests above p99).");
         foreach (var g in groups)
         {
             var a = g.FirstOrDefault(c => c.Key.Target == baseline)?.Summary;
@@ -151,15 +152,21 @@ public static partial class Verdict
             if (a is null || b is null) { yield return new(VerdictLineKind.Endpoint, $"{at}: not measured on both"); continue; }
             var parts = judged.Select(m => CostLine.Judged(m, verdicts.FirstOrDefault(x => x.Metric == m.VerdictId && x.Key with { Target = CellKey.AnyTarget } == key), a, b))
                 .OfType<string>().ToList();
-            double? Cores(Measurement m) => m.ServerCpuSeconds is double s && m.ElapsedSeconds > 0 ? s / m.ElapsedSeconds : null;
-            var reported = new[] { Metrics.LatencyP50Ms, Metrics.LatencyP90Ms, Metrics.LatencyP99Ms, Metrics.LatencyP999Ms }.Where(m => !judged.Contains(m)
-                && (m.Of(a) is not null || m.Of(b) is not null)).Select(m => $"{m.Label} {m.Show(m.Of(b))} vs {m.Show(m.Of(a))}");
+            var reported = reportedFigures.Where(m => m.Of(a) is not null || m.Of(b) is not null)
+                .Select(m => $"{m.Label} {m.Show(m.Of(b))} vs {m.Show(m.Of(a))}");
             yield return new(VerdictLineKind.Endpoint,
                 $"{at}: achieved {N(b.RequestsPerSecond, "0")} vs {N(a.RequestsPerSecond, "0")} req/s; " + string.Join("; ", parts) +
-                $"; reported: {N(Cores(b), "0.00")} vs {N(Cores(a), "0.00")} cores, {string.Join(", ", reported)}" +
+                $"; reported: {string.Join(", ", reported)}" +
                 Flagged(g.ToList()));
         }
     }
+
+    /// <summary>
+    /// The figures a verdict's line reports beside the judged ones at these cells (<see cref="MetricDescriptor.ReportedAt"/>): a figure judged at
+    /// other cells first (the server's CPU time flat out), then the rest in the catalogue's order.
+    /// </summary>
+    private static IReadOnlyList<MetricDescriptor> Reported(JudgedAt at, IReadOnlyList<MetricDescriptor> judged) =>
+        Metrics.All.Where(m => m.ReportedAt.HasFlag(at) && !judged.Contains(m)).OrderBy(m => m.Verdicts == JudgedAt.Never).ToList();
 
     private static string Join(IReadOnlyList<string> items) =>
         items.Count <= 1 ? string.Concat(items) : string.Join(", ", items.Take(items.Count - 1)) + " and " + items[^1];
@@ -185,8 +192,8 @@ public static partial class Verdict
         var judged = Metrics.VerdictFigures(fixedRate: false).Where(m => m != headline).ToList();
         foreach (var figure in judged)
             if (CostLine.Judged(figure, others?.FirstOrDefault(v => v.Metric == figure.VerdictId), a.Summary, b.Summary) is string line) text.Append("; ").Append(line);
-        // Reported beside the judged figures: the server's CPU time (judged at a fixed rate, not flat out), p99 and the wire bytes.
-        foreach (var shown in new[] { Metrics.ServerCpuUsPerRequest, Metrics.LatencyP99Ms }.Where(m => !judged.Contains(m)))
+        // Reported beside the judged figures, as their descriptors say (the server's CPU time, judged at a fixed rate, not flat out; p99), and the wire bytes.
+        foreach (var shown in Reported(JudgedAt.ClosedLoop, judged))
         {
             var (x, y) = (shown.Of(a.Summary), shown.Of(b.Summary));
             text.Append(x is null && y is null ? $"; {shown.Label} n/a" : $"; {shown.Label} {shown.Show(y)} vs {shown.Show(x)} ({(x > 0 && y is double yy ? X(yy / x.Value) : "n/a")})");
@@ -212,12 +219,14 @@ public static partial class Verdict
         var unit = figure.Judging!.Short;
         if (v.Leader is string leader && v.Ratio is double r && v.RatioLow is double lo && v.RatioHigh is double hi)
         {
-            var (ratio, low, high) = (leader == v.Other) == figure.HigherIsBetter ? (r, lo, hi) : (1 / r, 1 / hi, 1 / lo);
+            var (ratio, low, high) = JudgedTable.Advantage(v, leader);
             var small = v.WithinMargin ? $", by less than the equivalence margin" : "";
             return $"{leader} is {X(ratio)} {figure.Judging.Comparative}{small} ({confidence} interval {X(low)}–{X(high)}{launches}; {figures})";
         }
         if (v.Outcome == CellVerdict.Equivalent && v.EquivalenceLow is double el && v.EquivalenceHigh is double eh)
             return $"equivalent, {X(v.Ratio!.Value)} {unit} (90% interval {X(el)}–{X(eh)} within the margin{launches}; {figures})";
+        if (v.RatioLow is not null && !FewLaunches.Bounds(v))
+            return $"not settled: {FewLaunches.Words(v)} ({X(v.Ratio!.Value)}; {figures})";
         if (v.RatioLow is double l && v.RatioHigh is double h)
             return $"not settled: between {X(l)} and {X(h)} {unit} cannot be ruled out ({X(v.Ratio!.Value)}, {confidence} interval{launches}; {figures})";
         return $"{v.Reason}: {(v.Ratio is double m ? X(m) : "n/a")} {unit} ({figures})";
@@ -230,7 +239,8 @@ public static partial class Verdict
         string Size(CellVerdict v) => cells.HasSizes(v.Endpoint)
             ? cells.FirstOrDefault(c => c.Key.SizeBytes == v.SizeBytes)?.SizeLabel ?? v.SizeBytes.ToString(CultureInfo.InvariantCulture) + "B"
             : "-";
-        string Interval(CellVerdict v) => v.RatioLow is double l && v.RatioHigh is double h ? $"{X(l)}–{X(h)}" : "none";
+        string Interval(CellVerdict v) => v.RatioLow is double l && v.RatioHigh is double h
+            ? FewLaunches.Bounds(v) ? $"{X(l)}–{X(h)}" : $"none from {v.Launches} launches" : "none";
         string Said(CellVerdict v) => v.Said();
         var header = new List<string> { "endpoint", "size" };
         if (multipleConcurrency) header.Add("conc");
