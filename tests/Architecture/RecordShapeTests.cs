@@ -28,9 +28,10 @@ public sealed class RecordShapeTests
             .SelectMany(f => PositionalCounts(File.ReadAllText(f)).Select(r => (File: Path.GetRelativePath(root, f).Replace('\\', '/'), r.Name, r.Count)))
             .ToList();
 
-        // A reader that found nothing would pass: these records are known to be there, with these counts.
-        Assert.Contains(records, r => r.Name == "RunSpec" && r.Count == 13);
-        Assert.Contains(records, r => r.Name == "CellKey");
+        // A reader that found nothing would pass: these records are known to be there, with parameters (how many is the rule's, below,
+        // not this guard's: a legal change of RunSpec's count must not fail it).
+        Assert.Contains(records, r => r.Name == "RunSpec" && r.Count > 0);
+        Assert.Contains(records, r => r.Name == "CellKey" && r.Count > 0);
         var wide = records.Where(r => r.Count > MostPositional).Select(r => $"{r.File}: {r.Name} has {r.Count}").ToList();
         Assert.True(wide.Count == 0, $"records with more than {MostPositional} positional parameters (group them by who reads them, " +
                                      "or make what is optional an init property):\n" + string.Join("\n", wide));

@@ -12,6 +12,7 @@ using Xunit;
 namespace Comparator.Tests;
 
 /// <summary>The command line itself: help, options that accumulate, duplicates and typos, the default command.</summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class CliTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-cli-");

@@ -13,6 +13,7 @@ namespace Comparator.Tests;
 /// `comparator history` as a user runs it, on run directories written as `run` writes results.json (figures injected): the gate's exit
 /// codes, the files it writes, a baseline mark, and bad input (no runs, a truncated run, several machines) as one line and exit 2.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class HistoryCommandTests : IDisposable
 {
     private readonly DirectoryInfo _dir = Directory.CreateTempSubdirectory("comparator-history-");

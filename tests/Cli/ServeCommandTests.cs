@@ -13,6 +13,7 @@ using Xunit;
 namespace Comparator.Tests;
 
 /// <summary>The comparator's serve command as a user runs it: a real process, its stdout, a signal.</summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class ServeCommandTests
 {
     [Fact]

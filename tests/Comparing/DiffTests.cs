@@ -12,6 +12,7 @@ using Comparator.Reports.Exporters;
 namespace Comparator.Tests;
 
 /// <summary>The regression rules of `diff`, on result fixtures built here, and its exit codes.</summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class DiffTests : IDisposable
 {
     private readonly DirectoryInfo _dir = Directory.CreateTempSubdirectory("comparator-diff-");

@@ -20,6 +20,7 @@ namespace Comparator.Tests;
 /// windows. The samples are built here the way the agent takes them (every second, the percent of
 /// one core used since the sample before), so the arithmetic is checked against known CPU.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public class CrankImportTests
 {
     private static readonly DateTimeOffset T0 = DateTimeOffset.Parse("2026-11-25T06:00:00Z");

@@ -11,6 +11,7 @@ using Comparator.Statistics;
 namespace Comparator.Tests;
 
 /// <summary>Choosing drivers, pinning, and the cross-driver agreement rule.</summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class DriverRulesTests
 {
     private static CellResult Cell(string driver, double rps, long bytesPerRequest)

@@ -13,6 +13,7 @@ namespace Comparator.Tests;
 
 /// <summary>The in-process drivers (socket, httpclient) against real services: exact byte counts and failure accounting, every test for each.</summary>
 [Collection(TargetsCollection.Name)]
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class DriverTests
 {
     private static readonly TimeSpan Window = TimeSpan.FromMilliseconds(300);

@@ -18,6 +18,7 @@ using Xunit;
 namespace Comparator.Tests;
 
 /// <summary>The socket driver's open model (a constant arrival rate).</summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class OpenModelTests
 {
     private readonly Xunit.Abstractions.ITestOutputHelper _output;
@@ -131,6 +132,7 @@ public sealed class OpenModelTests
 }
 
 /// <summary>Fixed-rate passes in a run: after each closed-loop cell, at a share of the pair's lower capacity, judged on cost.</summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class RatePassTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-rate-");

@@ -17,6 +17,7 @@ namespace Comparator.Tests;
 /// services started by their command lines, real processes on loopback. Each is started afresh every launch, counted and held
 /// as a built target is, its output kept, and nothing of it left running, even when the comparator is killed.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class CommandTargetTests : IDisposable
 {
     private readonly DirectoryInfo _dir = Directory.CreateTempSubdirectory("comparator-command-");

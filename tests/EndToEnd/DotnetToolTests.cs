@@ -14,6 +14,7 @@ namespace Comparator.Tests;
 /// installed (dotnet tool install) from a local folder, and run from a folder outside the repository
 /// against a service at a URL.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class DotnetToolTests : IClassFixture<DotnetToolTests.InstalledTool>
 {
     private readonly InstalledTool _tool;
@@ -48,6 +49,7 @@ public sealed class DotnetToolTests : IClassFixture<DotnetToolTests.InstalledToo
     }
 
     /// <summary>The tool packed and installed once into a temporary folder, and an empty working folder outside the repository.</summary>
+    [Trait(TestTiers.Trait, TestTiers.Processes)]
     public sealed class InstalledTool : IAsyncLifetime
     {
         private static readonly TimeSpan Patience = TimeSpan.FromMinutes(5);

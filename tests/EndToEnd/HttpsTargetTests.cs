@@ -20,6 +20,7 @@ namespace Comparator.Tests;
 /// self-signed certificate made here (--certificate), verified and measured over TLS on loopback with
 /// --insecure, refused without it, and the same target over plain HTTP beside it for the byte counts.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class HttpsTargetTests : IClassFixture<HttpsTargetTests.Kestrels>, IDisposable
 {
     private readonly Kestrels _kestrels;
@@ -165,6 +166,7 @@ public sealed class HttpsTargetTests : IClassFixture<HttpsTargetTests.Kestrels>,
     }
 
     /// <summary>The kestrel target twice: over HTTPS with a self-signed certificate for 127.0.0.1 (a .pfx with a password), and over plain HTTP.</summary>
+    [Trait(TestTiers.Trait, TestTiers.Processes)]
     public sealed class Kestrels : IAsyncLifetime
     {
         private const string Password = "comparator-test";

@@ -29,6 +29,7 @@ namespace Comparator.Tests;
 /// Each target's warm-up is held at most 3 s for its JIT (--steady-bound 3s): the default 20 s, charged to the
 /// 60 s budget for three .NET targets, left a loaded machine one launch.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class KnownGapTests
 {
     private static RunResult? _run;

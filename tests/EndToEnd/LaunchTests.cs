@@ -9,6 +9,7 @@ using Xunit;
 namespace Comparator.Tests;
 
 /// <summary>Launches (fresh processes per target, the lead rule's unit) and calibrate (the A/A test), on real processes.</summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class LaunchTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-launch-");

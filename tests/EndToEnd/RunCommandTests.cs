@@ -12,6 +12,7 @@ using Comparator.Reports.Text;
 namespace Comparator.Tests;
 
 /// <summary>`run` as a user runs it: a real comparator process against real targets.</summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class RunCommandTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-results-");

@@ -9,6 +9,7 @@ using Xunit;
 namespace Comparator.Tests;
 
 /// <summary>`--counters simulated` where it cannot count (no valgrind; a .NET target): one line says so, and the run completes with every other figure.</summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class SimulatedRunTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-simulated-");

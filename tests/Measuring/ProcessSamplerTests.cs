@@ -14,6 +14,7 @@ namespace Comparator.Tests;
 /// with /proc's over a real run, so Linux and Windows give the same figures by the same path; and
 /// an exited load tool's CPU is counted.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class ProcessSamplerTests
 {
     private readonly ITestOutputHelper _output;

@@ -21,6 +21,7 @@ namespace Comparator.Tests;
 /// that method, in the service's own layer; and the measured windows of the two runs are the same cells, launches and
 /// rounds, the profile journaled after the run's end. Where this machine cannot sample, the run says so in one line.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class ProfilePassTests
 {
     private const string SpinMicroseconds = "200";

@@ -15,6 +15,7 @@ namespace Comparator.Tests;
 /// load), the report's table of them with each difference from the baseline, and on real processes a twin that makes 50 getppid
 /// calls a request traced making 50 a request more than kestrel, which makes none.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class SystemCallTracerTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-trace-");
@@ -91,7 +92,8 @@ public sealed class SystemCallTracerTests : IDisposable
         {
             Assert.StartsWith("not traced: perf trace lost ", lost);
             Assert.Empty(twinCell.SystemCalls);
-            return;
+            // The behaviour under loss is checked; the 50 calls are not, and the run says so rather than passing.
+            Skip.If(true, $"perf trace lost records on this machine ({lost}): the 50 getppid calls a request were not checked");
         }
         double Getppid(ProfiledCell cell) => cell.SystemCalls.FirstOrDefault(c => c.Call == "getppid")?.PerRequest ?? 0;
         Assert.InRange(Getppid(twinCell) - Getppid(kestrelCell), 49.5, 50.5);

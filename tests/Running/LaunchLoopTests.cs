@@ -21,6 +21,7 @@ namespace Comparator.Tests;
 /// injected figures: targets "a" (the baseline) and "b" started by a <see cref="FakeLauncher"/>, verified by an
 /// answer the test gives, measured by a <see cref="FakeDriver"/>; no process, no socket, every window at once.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class LaunchLoopTests
 {
     private static readonly string[] Endpoints = { "time", "json" };

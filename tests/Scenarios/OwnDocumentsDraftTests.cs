@@ -20,6 +20,7 @@ namespace Comparator.Tests;
 /// as served but for the origin (127.0.0.1:8080 and 127.0.0.1:5000), so their draft is tested without
 /// processes too; the live test fails when a service's document drifts from its saved copy.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class OwnDocumentsDraftTests : IClassFixture<OwnDocumentsDraftTests.Served>, IDisposable
 {
     private const string SavedWcfOrigin = "http://127.0.0.1:8080";
@@ -152,6 +153,7 @@ public sealed class OwnDocumentsDraftTests : IClassFixture<OwnDocumentsDraftTest
     }
 
     /// <summary>wcf-classic and aspnetcore as `comparator serve` leaves them, once for the class.</summary>
+    [Trait(TestTiers.Trait, TestTiers.Processes)]
     public sealed class Served : IAsyncLifetime
     {
         private ComparatorProcess.Watched? _serve;

@@ -14,6 +14,7 @@ namespace Comparator.Tests;
 /// Requests that vary: {seq}, {uuid} and {env:NAME} read from a scenario file (and the one line a
 /// wrong one gets), and the socket driver's request template written per request.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class PlaceholderTests : IDisposable
 {
     private readonly DirectoryInfo _dir = Directory.CreateTempSubdirectory("placeholder-tests-");

@@ -15,6 +15,7 @@ namespace Comparator.Tests;
 /// compared across the two; the first that differs is named with its path, on verification and
 /// under load.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class SameFieldsTests : IDisposable
 {
     private readonly DirectoryInfo _dir = Directory.CreateTempSubdirectory("same-fields-");

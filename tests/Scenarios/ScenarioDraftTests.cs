@@ -17,6 +17,7 @@ namespace Comparator.Tests;
 /// through --map, keeps the unpaired ones, fills the bodies with sample values, and refuses bad input
 /// with one line and exit 2.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class ScenarioDraftTests : IDisposable
 {
     private static readonly string Fixtures = Path.Combine(AppContext.BaseDirectory, "Fixtures", "draft");

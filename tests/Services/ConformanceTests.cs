@@ -15,6 +15,7 @@ namespace Comparator.Tests;
 /// HttpClient (an independent reader of the framing; the raw-socket checks are in WireConformanceTests).
 /// </summary>
 [Collection(TargetsCollection.Name)]
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class ConformanceTests
 {
     private readonly TargetsFixture _targets;

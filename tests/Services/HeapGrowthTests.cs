@@ -18,6 +18,7 @@ namespace Comparator.Tests;
 /// one, alive: about 27 bytes per request, without end. This test measures the live heap (after a full
 /// collection) after a warm-up and again after ten times as many requests.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class HeapGrowthTests : IDisposable
 {
     private const int WarmupRequests = 20_000;
@@ -51,11 +52,12 @@ public sealed class HeapGrowthTests : IDisposable
 
     public void Dispose() => _directory.Delete(recursive: true);
 
-    [Fact]
+    [SkippableFact]
     public async Task Wcf_classic_live_heap_after_200k_requests_stays_within_2_MiB_of_its_size_after_the_first_20k()
     {
         var target = TargetCatalog.Find("wcf-classic")!;
-        Assert.True(target.IsAvailable, target.UnavailableReason);
+        // Without Mono (or the build of the net472 lane) there is no wcf-classic to start: its siblings skip, and so does this.
+        Skip.IfNot(target.IsAvailable, target.UnavailableReason);
         await using var service = await MonoHeapshots.StartAsync(target, Path.Combine(_directory.FullName, "wcf-classic.mlpd"));
 
         async Task IdleShotsAsync()

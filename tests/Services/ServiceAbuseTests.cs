@@ -18,6 +18,7 @@ namespace Comparator.Tests;
 /// normal request. Each test ends by checking the process is still the one the fixture started.
 /// </summary>
 [Collection(TargetsCollection.Name)]
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class ServiceAbuseTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(15);

@@ -17,6 +17,7 @@ namespace Comparator.Tests;
 /// real HTTP against the real process, on the project's transport (wcf-classic) and on WCF's stock one
 /// (wcf-classic-stock): the envelopes a SOAP client sends, the SOAPAction picking the operation.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class SoapEndpointTests : IClassFixture<SoapEndpointTests.Services>
 {
     private const string ServiceNamespace = "urn:comparator";
@@ -158,6 +159,7 @@ public sealed class SoapEndpointTests : IClassFixture<SoapEndpointTests.Services
     }
 
     /// <summary>wcf-classic on each transport, started once for the class.</summary>
+    [Trait(TestTiers.Trait, TestTiers.Processes)]
     public sealed class Services : IAsyncLifetime
     {
         public static readonly string[] Names = { "wcf-classic", "wcf-classic-stock" };

@@ -13,6 +13,7 @@ namespace Comparator.Tests;
 
 /// <summary>The contract as bytes on a raw socket: limits, Server header, identical requests, bad input.</summary>
 [Collection(TargetsCollection.Name)]
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class WireConformanceTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(15);

@@ -10,6 +10,7 @@ using Comparator.Reports.Exporters;
 namespace Comparator.Tests;
 
 /// <summary>The soak command against the real targets, and its memory-growth rule.</summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class SoakTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-soak-");

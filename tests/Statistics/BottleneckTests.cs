@@ -20,6 +20,7 @@ namespace Comparator.Tests;
 /// and the bare kestrel target measured in the same run is neither; no lead is claimed against a
 /// cell paced by a wait. Figures are never asserted, only what the rules decide from them.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class BottleneckTests
 {
     private readonly Xunit.Abstractions.ITestOutputHelper _output;

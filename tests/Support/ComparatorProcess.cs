@@ -24,6 +24,7 @@ public static class ComparatorProcess
 
     private static Process StartDll(string dll, IReadOnlyDictionary<string, string>? environment, IReadOnlyList<string> args)
     {
+        TestTiers.RefuseInQuickTier($"a process ({System.IO.Path.GetFileName(dll)})");
         // A .NET 10 dll runs under dotnet; a net472 exe (the .NET Framework lane) under Mono.
         var host = dll.EndsWith(".exe", StringComparison.OrdinalIgnoreCase) ? "mono" : "dotnet";
         var info = new ProcessStartInfo(host) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };

@@ -51,6 +51,7 @@ public sealed class TargetsFixture : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
+        TestTiers.RefuseInQuickTier("the targets' services");
         var flagged = new ServiceSwitches(ServerHeader: true, MaxBodyBytes: SmallBodyLimit);
         foreach (var target in UnderTest)
         {

@@ -6,6 +6,7 @@ using Xunit;
 namespace Comparator.Tests;
 
 /// <summary>What the catalogue says about the .NET Framework lane and the default pair, and what `targets` prints of it.</summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class CatalogTests
 {
     private static readonly string[] FrameworkLane = { "wcf-classic", "wcf-classic-stock", "webapi-selfhost", "httplistener-mono" };
@@ -69,6 +70,7 @@ public sealed class CatalogTests
 }
 
 /// <summary>The named twins' reason comes from what scripts/build.sh found, not from a fixed sentence.</summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class OptionalBuildTests : System.IDisposable
 {
     private const string Project = "NoSuchTwinService";

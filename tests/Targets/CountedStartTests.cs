@@ -14,6 +14,7 @@ namespace Comparator.Tests;
 /// counters are open, counting it from there; and where its comparator dies first (its stdin closes unwritten), the shell exits
 /// and nothing of the target ever runs. A stopped shell in the same place stayed stopped for good.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class CountedStartTests
 {
     private static (ProcessStartInfo Info, string Marker) Sleeper()

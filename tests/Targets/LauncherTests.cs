@@ -14,6 +14,7 @@ using Xunit;
 namespace Comparator.Tests;
 
 /// <summary>The target launcher against real service processes.</summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class LauncherTests
 {
     private readonly TargetLauncher _launcher = new(BuildLayout.Discover());

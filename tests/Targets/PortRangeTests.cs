@@ -15,6 +15,7 @@ namespace Comparator.Tests;
 /// then covers every launch of an HttpListener target), and each target is told the range, so a
 /// target refused its URL names the reservation of the whole range.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class PortRangeTests : IDisposable
 {
     /// <summary>Below Linux's ephemeral ports (32768 and up), so the comparator's own connections do not crowd it.</summary>

@@ -15,6 +15,7 @@ namespace Comparator.Tests;
 /// The stop request every OS and runtime sees: the launcher closes a target's stdin (a pipe it
 /// holds open), and the target stops cleanly; a service started by hand does not watch its stdin.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class StdinStopTests
 {
     /// <summary>How long the launcher waits on a closed stdin before a SIGTERM: a service without the switch must outlive it.</summary>

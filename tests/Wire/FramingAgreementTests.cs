@@ -20,6 +20,7 @@ namespace Comparator.Tests;
 /// answer alike, to the same outcome and, for a failure, the same reason. No answer may hold an
 /// exchange until its timeout.
 /// </summary>
+[Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class FramingAgreementTests
 {
     private static readonly TimeSpan Window = TimeSpan.FromMilliseconds(300);

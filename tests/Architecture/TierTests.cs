@@ -1,0 +1,46 @@
+using System.IO;
+using System.Linq;
+using System.Text.RegularExpressions;
+using Comparator.Targets;
+using Xunit;
+
+namespace Comparator.Tests;
+
+/// <summary>
+/// The quick tier runs what starts no process (<see cref="TestTiers"/>): a test class whose file starts one (the comparator, a service, a
+/// fixture of services, a launch) carries the processes trait, so that `scripts/test.sh --quick` leaves it to the full suite.
+/// </summary>
+public sealed class TierTests
+{
+    /// <summary>What starting a process looks like in a test's source: the helpers, the fixtures, the launchers, a process of its own.</summary>
+    internal static readonly Regex StartsProcesses =
+        new(@"ComparatorProcess|IClassFixture|ICollectionFixture|\[Collection\(|Process\.Start|ProcessStartInfo|StartAsync\(|LaunchAsync|RunAsync\(|" +
+            @"new TargetLauncher\(|SimulatedStudy|HistoryStudy|CallgrindSimulator|SamplingProfiler|MonoHeapshots");
+
+    private static readonly Regex TestClass = new(@"(?m)^[ \t]*((?:\[[^\]\n]*\][ \t]*\n[ \t]*)*)(?:public |internal )(?:sealed |abstract |static )?(?:partial )?class (\w+)");
+
+    [Fact]
+    public void Every_test_class_that_starts_a_process_carries_the_processes_trait()
+    {
+        var root = Path.Combine(BuildLayout.Discover().RepositoryRoot, "tests");
+        // Architecture: the rules' own sources hold these patterns as text.
+        var helpers = new[] { "Support", "Architecture", "KnownGapBench", "MisbehavingService", "FixedWorkService", "SilentService" };
+        var missing = Directory.EnumerateFiles(root, "*.cs", SearchOption.AllDirectories)
+            .Where(f => !helpers.Contains(Path.GetRelativePath(root, f).Split(Path.DirectorySeparatorChar)[0]))
+            .Select(f => (File: Path.GetRelativePath(root, f), Text: File.ReadAllText(f)))
+            .Where(f => StartsProcesses.IsMatch(f.Text) && Regex.IsMatch(f.Text, @"\[(Skippable)?(Fact|Theory)"))
+            .SelectMany(f => TestClass.Matches(f.Text).Where(m => !m.Groups[1].Value.Contains("TestTiers.Processes")).Select(m => $"{f.File}: {m.Groups[2].Value}"))
+            .ToList();
+        Assert.True(missing.Count == 0, "test classes that start processes without [Trait(TestTiers.Trait, TestTiers.Processes)]:\n" + string.Join("\n", missing));
+    }
+
+    [Fact]
+    public void The_rule_sees_a_class_without_the_trait()
+    {
+        var untagged = "using Xunit;\npublic sealed class StartsOne\n{\n    [Fact] public void A() => ComparatorProcess.RunAsync(\"targets\");\n}\n";
+        var tagged = "[Trait(TestTiers.Trait, TestTiers.Processes)]\npublic sealed class StartsOne { }";
+        Assert.Matches(StartsProcesses, untagged);
+        Assert.DoesNotContain("TestTiers.Processes", TestClass.Match(untagged).Groups[1].Value);
+        Assert.Contains("TestTiers.Processes", TestClass.Match(tagged).Groups[1].Value);
+    }
+}
