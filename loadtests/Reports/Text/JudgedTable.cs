@@ -1,6 +1,7 @@
 using System.Net;
 using System.Text;
 using Comparator.Comparing;
+using Comparator.Reports.Sections;
 using Comparator.Results;
 using Comparator.Statistics;
 
@@ -92,29 +93,14 @@ public sealed record JudgedTable(string Other, string Baseline, double Margin, I
         return Text(n => n == Other ? "A" : n == Baseline ? "B" : n) + $"A = {Other}, B = {Baseline} (baseline)\n";
     }
 
-    private string Text(Func<string, string> name)
-    {
-        var rows = Rows.Select(r => (IReadOnlyList<string>)new[] { r.Cell }.Concat(r.Entries.Select(e => e?.Text(name, Margin) ?? "-")).ToList()).ToList();
-        var widths = Header.Select((h, i) => Math.Max(h.Length, rows.Select(r => r[i].Length).DefaultIfEmpty(0).Max())).ToArray();
-        var text = new StringBuilder();
-        void Line(IReadOnlyList<string> cells) => text.Append(string.Join("  ", cells.Select((c, i) => c.PadRight(widths[i]))).TrimEnd()).Append('\n');
-        Line(Header);
-        text.Append(string.Join("  ", widths.Select(w => new string('-', w)))).Append('\n');
-        foreach (var row in rows) Line(row);
-        return text.ToString();
-    }
+    private string Text(Func<string, string> name) =>
+        new TextTable(Header, Rows.Select(r => (IReadOnlyList<string>)new[] { r.Cell }.Concat(r.Entries.Select(e => e?.Text(name, Margin) ?? "-")).ToList()).ToList())
+            .ToText();
 
-    /// <summary>GitHub-flavoured Markdown: a header row, its delimiter row, a row per cell; each entry's interval in the same cell, small.</summary>
-    public string ToMarkdown()
-    {
-        var md = new StringBuilder();
-        md.Append("| ").Append(string.Join(" | ", Header.Select(Escape))).Append(" |\n");
-        md.Append('|').Append(string.Join("|", Header.Select(_ => " --- "))).Append("|\n");
-        foreach (var row in Rows)
-            md.Append("| ").Append(string.Join(" | ", new[] { Escape(row.Cell) }.Concat(row.Entries.Select(e => e is null ? "-" : Bold(e) + Escape(e.Text(n => n, Margin)) + Bold(e)))))
-              .Append(" |\n");
-        return md.ToString();
-    }
+    /// <summary>GitHub-flavoured Markdown (<see cref="TextTable.ToMarkdown"/>): a header row, its delimiter row, a row per cell; settled entries bold.</summary>
+    public string ToMarkdown() =>
+        new TextTable(Header, Rows.Select(r => (IReadOnlyList<string>)new[] { r.Cell }
+            .Concat(r.Entries.Select(e => e is null ? "-" : Bold(e) + e.Text(n => n, Margin) + Bold(e))).ToList()).ToList()).ToMarkdown();
 
     /// <summary>Settled entries in bold, so a reader of a pull request scans the leads first.</summary>
     private static string Bold(JudgedEntry e) => e.Outcome is EntryOutcome.Lead or EntryOutcome.Same ? "**" : "";
@@ -140,5 +126,4 @@ public sealed record JudgedTable(string Other, string Baseline, double Margin, I
     public const string Css = "table.judged{font-size:14px}table.judged th{background:#f4f4f4}td.lead{background:#d9f0d3;font-weight:bold}" +
                               "td.same{background:#d1e5f0;font-weight:bold}td.open{background:#fddbc7}td.none{color:#777}";
 
-    private static string Escape(string cell) => cell.Replace("|", "\\|");
 }
