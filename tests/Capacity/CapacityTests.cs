@@ -51,7 +51,7 @@ public sealed class CapacityTests : IDisposable
     {
         const int connections = 10, delayMs = 20;
         var result = await RunAsync(new[] { "--endpoints", "time", "--concurrency", $"{connections}", "--objective", "p90<=100ms", "--launches", "1",
-                "--precision", "5%", "--step", "1s", "--step-warmup", "0.3s", "--warmup", "0.5s", "--first-warmup", "0.5s" },
+                "--precision", "5%", "--step", "0.5s", "--step-warmup", "0.2s", "--warmup", "0.5s", "--first-warmup", "0.5s" },
             new TargetPlan("kestrel", TargetCatalog.Find("kestrel")!, null),
             new TargetPlan("delaying", Misbehaving("delaying", "delay", delayMs), null),
             // Every answer 900 ms late, whatever the rate: no phase of the sends can meet a 100 ms p90. (A service stalled 900 ms of every

@@ -22,12 +22,13 @@ namespace Comparator.Tests;
 /// calls the known gap the wrong way round or equivalent; the second kestrel is judged on every figure.
 /// How near two instances of one service measure is not asserted of one run (the same quiet run read
 /// kestrel at 54.1 and the second kestrel at 40.5 µs): the rule's A/A rate is tested on simulated cells (LeadRuleTests). Not asserted here: that the rule settles the gap within the budget,
-/// which depends on how far this machine's launches spread (a busy machine spreads them past what 60 s
-/// settles), tested with injected figures instead (SequentialRuleTests, a twofold CPU gap); and that the
+/// which depends on how far this machine's launches spread (a busy machine spreads them past what any short
+/// budget settles), tested with injected figures instead (SequentialRuleTests, a twofold CPU gap); and that the
 /// second kestrel claims no lead, which the rule does not promise: it allows a false lead in up to 1% of
 /// judgments (0.5% each way, SequentialRuleTests), and the second kestrel has three (req/s, server CPU, p90).
 /// Each target's warm-up is held at most 3 s for its JIT (--steady-bound 3s): the default 20 s, charged to the
-/// 60 s budget for three .NET targets, left a loaded machine one launch.
+/// budget for three .NET targets, left a loaded machine one launch. The budget is 30 s, two to four launches here:
+/// what is asserted holds at one launch as at eight, and 60 s made this the suite's slowest run for no further check.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class KnownGapTests
@@ -45,7 +46,7 @@ public sealed class KnownGapTests
         var options = RunOptionsParser.Parse(new[]
         {
             "--targets", "kestrel", "--endpoints", "time", "--warmup", "0.3s", "--first-warmup", "1s", "--duration", "0.5s",
-            "--max-launches", "8", "--budget", "60s", "--steady-bound", "3s", "--out", System.IO.Path.GetTempPath(),
+            "--max-launches", "8", "--budget", "30s", "--steady-bound", "3s", "--out", System.IO.Path.GetTempPath(),
         }, layout);
         var spinning = new TargetDefinition("spinning", "test double", ".NET 10", "Kestrel", "MisbehavingService", "MisbehavingService.dll", HostRuntime.DotNet, null)
         {

@@ -50,19 +50,26 @@ public static class SimulatedStudy
     /// <summary>
     /// FixedWorkService with no extra work (the baseline, "base") against its twin doing <paramref name="rounds"/> rounds a request ("twin"), at
     /// /api/time: the measured windows cut to the least, then the simulated pass (<paramref name="extra"/> may set its launches: --simulated-launches).
+    /// With <paramref name="twinByCommand"/> the twin is the same build given as a user gives a service, `--target twin=cmd:dotnet X.dll ...`
+    /// (or `cmd:mono X.exe ...`), so the pass must find its runtime from the command alone.
     /// </summary>
     public static async Task<RunResult> PairAsync(int rounds, IReadOnlyList<string> extra, IRunProgress progress, string outDirectory,
-        HostRuntime host = HostRuntime.NetFramework)
+        HostRuntime host = HostRuntime.NetFramework, bool twinByCommand = false)
     {
         var layout = BuildLayout.Discover();
+        var twinDefinition = FixedWork("twin", rounds, host);
+        var command = twinByCommand
+            ? new[] { "--target", $"twin=cmd:{(host == HostRuntime.DotNet ? "dotnet" : "mono")} {layout.AssemblyPath(twinDefinition)} {rounds.ToString(CultureInfo.InvariantCulture)} --port {{port}}" }
+            : Array.Empty<string>();
         var options = RunOptionsParser.Parse(new[]
         {
             "--counters", "simulated", "--endpoints", "time", "--launches", "1", "--rate", "none", "--warmup", "0", "--first-warmup", "0",
             "--duration", "0.3s", "--repeat", "1", "--steady-bound", "0", "--out", outDirectory,
-        }.Concat(extra).ToArray(), layout);
+        }.Concat(command).Concat(extra).ToArray(), layout);
+        var twin = twinByCommand ? options.Targets.Plans.Single(p => p.Name == "twin") : new TargetPlan("twin", twinDefinition, null);
         options = options with
         {
-            Targets = options.Targets.Only(new[] { new TargetPlan("base", FixedWork("base", 0, host), null), new TargetPlan("twin", FixedWork("twin", rounds, host), null) }, "base"),
+            Targets = options.Targets.Only(new[] { new TargetPlan("base", FixedWork("base", 0, host), null), twin }, "base"),
         };
         var drivers = DriverCatalog.Create(options.Cells.Drivers, null);
         var measured = await new RunOrchestrator(options, drivers, new TargetLauncher(layout), progress, PairVerdicts.Build).RunAsync(CancellationToken.None);

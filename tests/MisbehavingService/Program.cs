@@ -33,8 +33,8 @@ namespace Comparator.MisbehavingService;
 /// no body (a real service answering HEAD, for scenarios that send one). `exit-after N` answers its first N requests like
 /// KestrelService, then writes one line to stderr and exits with code 7: a service that dies in a launch, after its checks.
 /// `syscalls N` answers like KestrelService after N system calls of its own a request (getppid, which the C library never
-/// caches): the known gap in system calls per request (SystemCallTests). `allocate N` answers like KestrelService after allocating
-/// N managed bytes of its own a request (one array, header included): the known gap in bytes allocated per request (AllocationTests).
+/// caches): the known gap in system calls per request (CountedTwinsTests). `allocate N` answers like KestrelService after allocating
+/// N managed bytes of its own a request (one array, header included): the known gap in bytes allocated per request (CountedTwinsTests).
 /// </summary>
 public static class Program
 {
