@@ -1,3 +1,4 @@
+using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using System.Text.RegularExpressions;
@@ -29,9 +30,19 @@ public sealed class TierTests
             .Where(f => !helpers.Contains(Path.GetRelativePath(root, f).Split(Path.DirectorySeparatorChar)[0]))
             .Select(f => (File: Path.GetRelativePath(root, f), Text: File.ReadAllText(f)))
             .Where(f => StartsProcesses.IsMatch(f.Text) && Regex.IsMatch(f.Text, @"\[(Skippable)?(Fact|Theory)"))
-            .SelectMany(f => TestClass.Matches(f.Text).Where(m => !m.Groups[1].Value.Contains("TestTiers.Processes")).Select(m => $"{f.File}: {m.Groups[2].Value}"))
+            .SelectMany(f => Outermost(TestClass.Matches(f.Text)).Where(m => !m.Groups[1].Value.Contains("TestTiers.Processes")).Select(m => $"{f.File}: {m.Groups[2].Value}"))
             .ToList();
         Assert.True(missing.Count == 0, "test classes that start processes without [Trait(TestTiers.Trait, TestTiers.Processes)]:\n" + string.Join("\n", missing));
+    }
+
+    /// <summary>The classes at a file's least indentation: a class nested in a test class (its shared fixture) is covered by the outer one's trait.</summary>
+    private static IEnumerable<Match> Outermost(MatchCollection classes)
+    {
+        // The declaration's own line is the match's last (the attributes come before it).
+        static int Indent(Match m) => m.Value[(m.Value.LastIndexOf('\n') + 1)..].TakeWhile(c => c is ' ' or '\t').Count();
+        var declarations = classes.Select(m => (Match: m, Indent: Indent(m))).ToList();
+        var least = declarations.Count == 0 ? 0 : declarations.Min(d => d.Indent);
+        return declarations.Where(d => d.Indent == least).Select(d => d.Match);
     }
 
     [Fact]
@@ -42,5 +53,8 @@ public sealed class TierTests
         Assert.Matches(StartsProcesses, untagged);
         Assert.DoesNotContain("TestTiers.Processes", TestClass.Match(untagged).Groups[1].Value);
         Assert.Contains("TestTiers.Processes", TestClass.Match(tagged).Groups[1].Value);
+        // A fixture nested in a tagged class is the outer class's; a second top-level class is its own.
+        var nested = tagged + "\n{\n    public sealed class SharedRun { }\n}\npublic sealed class Another { }\n";
+        Assert.Equal(new[] { "StartsOne", "Another" }, Outermost(TestClass.Matches(nested)).Select(m => m.Groups[2].Value));
     }
 }

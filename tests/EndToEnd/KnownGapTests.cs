@@ -27,8 +27,8 @@ namespace Comparator.Tests;
 /// second kestrel claims no lead, which the rule does not promise: it allows a false lead in up to 1% of
 /// judgments (0.5% each way, SequentialRuleTests), and the second kestrel has three (req/s, server CPU, p90).
 /// Each target's warm-up is held at most 3 s for its JIT (--steady-bound 3s): the default 20 s, charged to the
-/// budget for three .NET targets, left a loaded machine one launch. The budget is 30 s, two to four launches here:
-/// what is asserted holds at one launch as at eight, and 60 s made this the suite's slowest run for no further check.
+/// budget for three .NET targets, left a loaded machine one launch. The budget is 35 s, room for the five launches in which
+/// the rule settles this gap with launches 20% apart (SequentialRuleTests); 60 s made this the suite's slowest run for no further check.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
 public sealed class KnownGapTests
@@ -46,7 +46,7 @@ public sealed class KnownGapTests
         var options = RunOptionsParser.Parse(new[]
         {
             "--targets", "kestrel", "--endpoints", "time", "--warmup", "0.3s", "--first-warmup", "1s", "--duration", "0.5s",
-            "--max-launches", "8", "--budget", "30s", "--steady-bound", "3s", "--out", System.IO.Path.GetTempPath(),
+            "--max-launches", "8", "--budget", "35s", "--steady-bound", "3s", "--out", System.IO.Path.GetTempPath(),
         }, layout);
         var spinning = new TargetDefinition("spinning", "test double", ".NET 10", "Kestrel", "MisbehavingService", "MisbehavingService.dll", HostRuntime.DotNet, null)
         {
