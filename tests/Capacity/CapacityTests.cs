@@ -98,7 +98,7 @@ public sealed class CapacityTests : IDisposable
         // At 99.99% a false lead between identical services is, by the rule's own design, at most a 0.005% chance each way (at the
         // default 99%, 0.5%: a test that failed once in a hundred runs by the machine's luck).
         var result = await RunAsync(new[] { "--endpoints", "time", "--concurrency", "10", "--objective", "p99<=20ms", "--launches", "3",
-                "--precision", "10%", "--step", "0.5s", "--step-warmup", "0.2s", "--warmup", "0.3s", "--first-warmup", "0.5s", "--confidence", "99.99%" },
+                "--precision", "10%", "--step", "0.3s", "--step-warmup", "0.1s", "--warmup", "0.3s", "--first-warmup", "0.5s", "--confidence", "99.99%" },
             new TargetPlan("kestrel.A", kestrel, null), new TargetPlan("kestrel.B", kestrel, null));
 
         var verdict = Assert.Single(result.Verdicts);

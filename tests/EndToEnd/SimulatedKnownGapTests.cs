@@ -91,7 +91,7 @@ public sealed class SimulatedKnownGapTests : IDisposable
 
     /// <summary>
     /// The same on .NET 10 (FixedWorkService built for net10.0, under the pass's .NET settings), with the twin given as a user gives a service,
-    /// `--target twin=cmd:dotnet FixedWorkService.dll 1000 --port {port}`, beside the base the comparator starts as a built target: both are
+    /// a targets file's command `dotnet FixedWorkService.dll 1000 --port {port}`, beside the base the comparator starts as a built target: both are
     /// started under the simulator with the .NET settings the spec line names, and both counted. <see cref="DotNetRounds"/> rounds are
     /// 6.6-10% of the base's count at /api/time, several times a launch's own movement there (0.2-4%); a command whose runtime went uncounted
     /// (a wrapper's few thousand instructions, or none) would read far below the base, not 3-20% above it. Two launches, the fewest that judge:

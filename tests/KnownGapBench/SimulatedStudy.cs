@@ -50,17 +50,32 @@ public static class SimulatedStudy
     /// <summary>
     /// FixedWorkService with no extra work (the baseline, "base") against its twin doing <paramref name="rounds"/> rounds a request ("twin"), at
     /// /api/time: the measured windows cut to the least, then the simulated pass (<paramref name="extra"/> may set its launches: --simulated-launches).
-    /// With <paramref name="twinByCommand"/> the twin is the same build given as a user gives a service, `--target twin=cmd:dotnet X.dll ...`
-    /// (or `cmd:mono X.exe ...`), so the pass must find its runtime from the command alone.
+    /// With <paramref name="twinByCommand"/> the twin is the same build given as a user gives a service, a targets file's command (`dotnet
+    /// X.dll ...` or `mono X.exe ...`, ready on its ready line, so no probe waits for it), and the pass must find its runtime from the command alone.
     /// </summary>
     public static async Task<RunResult> PairAsync(int rounds, IReadOnlyList<string> extra, IRunProgress progress, string outDirectory,
         HostRuntime host = HostRuntime.NetFramework, bool twinByCommand = false)
     {
         var layout = BuildLayout.Discover();
         var twinDefinition = FixedWork("twin", rounds, host);
-        var command = twinByCommand
-            ? new[] { "--target", $"twin=cmd:{(host == HostRuntime.DotNet ? "dotnet" : "mono")} {layout.AssemblyPath(twinDefinition)} {rounds.ToString(CultureInfo.InvariantCulture)} --port {{port}}" }
-            : Array.Empty<string>();
+        var command = Array.Empty<string>();
+        if (twinByCommand)
+        {
+            var file = System.IO.Path.Combine(outDirectory, "twin-targets.json");
+            System.IO.File.WriteAllText(file, System.Text.Json.JsonSerializer.Serialize(new
+            {
+                targets = new[]
+                {
+                    new
+                    {
+                        name = "twin", program = host == HostRuntime.DotNet ? "dotnet" : "mono",
+                        arguments = new[] { layout.AssemblyPath(twinDefinition), rounds.ToString(CultureInfo.InvariantCulture), "--port", "{port}" },
+                        ready = new { outputLine = "^COMPARATOR-READY " },
+                    },
+                },
+            }));
+            command = new[] { "--targets-file", file };
+        }
         var options = RunOptionsParser.Parse(new[]
         {
             "--counters", "simulated", "--endpoints", "time", "--launches", "1", "--rate", "none", "--warmup", "0", "--first-warmup", "0",

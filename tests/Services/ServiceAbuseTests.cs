@@ -224,7 +224,24 @@ public sealed class ServiceAbuseTests
             catch (IOException) { break; } // reset
             if (n == 0) break;
             received.Write(buffer, 0, n);
+            if (IsWholeAnswer(received)) break;
         }
         return Encoding.Latin1.GetString(received.ToArray());
+    }
+
+    /// <summary>
+    /// Whether the bytes hold a whole answer by its own framing: its head, then a Content-Length body or a chunked one's last chunk. One
+    /// without either ends at the close or the second of silence (waiting that second for every answer was 3 s of each error test).
+    /// </summary>
+    private static bool IsWholeAnswer(MemoryStream received)
+    {
+        var text = Encoding.Latin1.GetString(received.GetBuffer(), 0, (int)received.Length);
+        var headEnd = text.IndexOf("\r\n\r\n", StringComparison.Ordinal);
+        if (headEnd < 0) return false;
+        var head = text[..headEnd];
+        var body = text.Length - headEnd - 4;
+        var length = System.Text.RegularExpressions.Regex.Match(head, @"(?im)^content-length:\s*(\d+)\s*$");
+        if (length.Success) return body >= long.Parse(length.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
+        return System.Text.RegularExpressions.Regex.IsMatch(head, @"(?im)^transfer-encoding:.*chunked") && text.EndsWith("\r\n0\r\n\r\n", StringComparison.Ordinal);
     }
 }
