@@ -28,6 +28,12 @@ public sealed record RunResult(
 
     /// <summary>Where each target's work went (run --profile): sampled in a pass of its own after the measured windows; null when not asked.</summary>
     public ProfileResult? Profile { get; init; }
+
+    /// <summary>
+    /// Each target's cost a request against the body's size, fixed + per KB × size, fitted per launch over the run's sizes, and the pairs'
+    /// parts judged (Comparing's SizeModelFit); null in files saved before it was written, where readers fit it on reading.
+    /// </summary>
+    public SizeModelSet? SizeModels { get; init; }
     public const int OldestReadableSchemaVersion = 1;
 }
 

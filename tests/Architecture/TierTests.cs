@@ -20,19 +20,41 @@ public sealed class TierTests
 
     private static readonly Regex TestClass = new(@"(?m)^[ \t]*((?:\[[^\]\n]*\][ \t]*\n[ \t]*)*)(?:public |internal )(?:sealed |abstract |static )?(?:partial )?class (\w+)");
 
+    /// <summary>The test sources (not the helpers, doubles and studies; Architecture: the rules' own sources hold these patterns as text).</summary>
+    private static IEnumerable<(string File, string Text)> TestSources()
+    {
+        var root = Path.Combine(BuildLayout.Discover().RepositoryRoot, "tests");
+        var helpers = new[] { "Support", "Architecture", "KnownGapBench", "MisbehavingService", "FixedWorkService", "SilentService" };
+        return Directory.EnumerateFiles(root, "*.cs", SearchOption.AllDirectories)
+            .Where(f => !helpers.Contains(Path.GetRelativePath(root, f).Split(Path.DirectorySeparatorChar)[0]))
+            .Select(f => (Path.GetRelativePath(root, f), File.ReadAllText(f)));
+    }
+
     [Fact]
     public void Every_test_class_that_starts_a_process_carries_the_processes_trait()
     {
-        var root = Path.Combine(BuildLayout.Discover().RepositoryRoot, "tests");
-        // Architecture: the rules' own sources hold these patterns as text.
-        var helpers = new[] { "Support", "Architecture", "KnownGapBench", "MisbehavingService", "FixedWorkService", "SilentService" };
-        var missing = Directory.EnumerateFiles(root, "*.cs", SearchOption.AllDirectories)
-            .Where(f => !helpers.Contains(Path.GetRelativePath(root, f).Split(Path.DirectorySeparatorChar)[0]))
-            .Select(f => (File: Path.GetRelativePath(root, f), Text: File.ReadAllText(f)))
+        var missing = TestSources()
             .Where(f => StartsProcesses.IsMatch(f.Text) && Regex.IsMatch(f.Text, @"\[(Skippable)?(Fact|Theory)"))
             .SelectMany(f => Outermost(TestClass.Matches(f.Text)).Where(m => !m.Groups[1].Value.Contains("TestTiers.Processes")).Select(m => $"{f.File}: {m.Groups[2].Value}"))
             .ToList();
         Assert.True(missing.Count == 0, "test classes that start processes without [Trait(TestTiers.Trait, TestTiers.Processes)]:\n" + string.Join("\n", missing));
+    }
+
+    /// <summary>
+    /// A class that starts processes runs alone (its collection is <see cref="TestTiers.Alone"/> or the running services' one, both run after
+    /// the parallel phase) unless it is one of <see cref="TestTiers.Alongside"/>, whose assertions another test's load cannot move.
+    /// </summary>
+    [Fact]
+    public void Every_class_that_starts_a_process_runs_alone_or_is_named_as_safe_beside_others()
+    {
+        var loose = TestSources()
+            .SelectMany(f => Outermost(TestClass.Matches(f.Text))
+                .Where(m => m.Groups[1].Value.Contains("TestTiers.Processes") && !m.Groups[1].Value.Contains("[Collection(") &&
+                            !TestTiers.Alongside.Contains(m.Groups[2].Value))
+                .Select(m => $"{f.File}: {m.Groups[2].Value}"))
+            .ToList();
+        Assert.True(loose.Count == 0, "classes that start processes, in no collection that runs alone and not named in TestTiers.Alongside:\n" + string.Join("\n", loose));
+        Assert.All(TestTiers.Alongside, name => Assert.NotNull(typeof(TierTests).Assembly.GetType("Comparator.Tests." + name)));
     }
 
     /// <summary>The classes at a file's least indentation: a class nested in a test class (its shared fixture) is covered by the outer one's trait.</summary>

@@ -23,6 +23,7 @@ namespace Comparator.Tests;
 /// What is asserted is what the search and the rule decide, within the search's own precision.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class CapacityTests : IDisposable
 {
     private readonly DirectoryInfo _dir = Directory.CreateTempSubdirectory("capacity-");

@@ -13,6 +13,7 @@ namespace Comparator.Tests;
 
 /// <summary>The command line itself: help, options that accumulate, duplicates and typos, the default command.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class CliTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-cli-");

@@ -14,6 +14,7 @@ namespace Comparator.Tests;
 /// codes, the files it writes, a baseline mark, and bad input (no runs, a truncated run, several machines) as one line and exit 2.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class HistoryCommandTests : IDisposable
 {
     private readonly DirectoryInfo _dir = Directory.CreateTempSubdirectory("comparator-history-");

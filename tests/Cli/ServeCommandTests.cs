@@ -14,6 +14,7 @@ namespace Comparator.Tests;
 
 /// <summary>The comparator's serve command as a user runs it: a real process, its stdout, a signal.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class ServeCommandTests
 {
     [Fact]

@@ -13,6 +13,7 @@ namespace Comparator.Tests;
 
 /// <summary>The regression rules of `diff`, on result fixtures built here, and its exit codes.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class DiffTests : IDisposable
 {
     private readonly DirectoryInfo _dir = Directory.CreateTempSubdirectory("comparator-diff-");

@@ -21,6 +21,7 @@ namespace Comparator.Tests;
 /// one core used since the sample before), so the arithmetic is checked against known CPU.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public class CrankImportTests
 {
     private static readonly DateTimeOffset T0 = DateTimeOffset.Parse("2026-11-25T06:00:00Z");

@@ -12,6 +12,7 @@ namespace Comparator.Tests;
 
 /// <summary>Choosing drivers, pinning, and the cross-driver agreement rule.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class DriverRulesTests
 {
     private static CellResult Cell(string driver, double rps, long bytesPerRequest)

@@ -19,6 +19,7 @@ namespace Comparator.Tests;
 
 /// <summary>The socket driver's open model (a constant arrival rate).</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class OpenModelTests
 {
     private readonly Xunit.Abstractions.ITestOutputHelper _output;
@@ -133,6 +134,7 @@ public sealed class OpenModelTests
 
 /// <summary>Fixed-rate passes in a run: after each closed-loop cell, at a share of the pair's lower capacity, judged on cost.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class RatePassTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-rate-");

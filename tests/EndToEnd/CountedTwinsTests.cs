@@ -19,6 +19,7 @@ namespace Comparator.Tests;
 /// are read there.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class CountedTwinsTests : IClassFixture<CountedTwinsTests.SharedRun>
 {
     private const int ExtraBytes = 16384;

@@ -21,6 +21,7 @@ namespace Comparator.Tests;
 /// --insecure, refused without it, and the same target over plain HTTP beside it for the byte counts.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class HttpsTargetTests : IClassFixture<HttpsTargetTests.Kestrels>, IDisposable
 {
     private readonly Kestrels _kestrels;

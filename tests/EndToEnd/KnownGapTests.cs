@@ -31,6 +31,7 @@ namespace Comparator.Tests;
 /// the rule settles this gap with launches 20% apart (SequentialRuleTests); 60 s made this the suite's slowest run for no further check.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class KnownGapTests
 {
     private static RunResult? _run;

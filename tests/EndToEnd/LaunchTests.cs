@@ -10,6 +10,7 @@ namespace Comparator.Tests;
 
 /// <summary>Launches (fresh processes per target, the lead rule's unit) and calibrate (the A/A test), on real processes.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class LaunchTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-launch-");

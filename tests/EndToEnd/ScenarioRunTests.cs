@@ -13,6 +13,7 @@ namespace Comparator.Tests;
 
 /// <summary>`run --scenario` as a user runs it: the file's operations are the cells, and every answer under load is checked by its rule.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class ScenarioRunTests : IDisposable
 {
     private readonly DirectoryInfo _dir = Directory.CreateTempSubdirectory("scenario-run-");

@@ -13,6 +13,7 @@ namespace Comparator.Tests;
 /// service given by command is counted like a built one is SimulatedKnownGapTests' .NET case, which gives its twin that way.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class SimulatedRunTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-simulated-");

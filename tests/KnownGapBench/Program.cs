@@ -20,7 +20,7 @@ namespace Comparator.KnownGapBench;
 /// measured as `run` measures by default (launches added until settled, the default budget), then the
 /// outcome of req/s, of instructions per request (where the CPU's counters are read; the run's line says
 /// why not elsewhere) and of server CPU at the fixed rate. The smallest spin each settles as a lead is the
-/// gap this machine resolves within the budget in that figure. `history` and `simulated` are studies of their own (HistoryStudy, SimulatedStudy).
+/// gap this machine resolves within the budget in that figure. `history`, `simulated` and `size-model` are studies of their own (HistoryStudy, SimulatedStudy, SizeModelStudy).
 /// </summary>
 public static class Program
 {
@@ -29,6 +29,8 @@ public static class Program
         if (args.Length > 0 && args[0] == "history") return await HistoryStudy.RunAsync(args[1..]);
         if (args.Length > 0 && args[0] == "simulated") return await SimulatedStudy.RunAsync(args[1..], HostRuntime.NetFramework);
         if (args.Length > 0 && args[0] == "simulated-dotnet") return await SimulatedStudy.RunAsync(args[1..], HostRuntime.DotNet);
+        if (args.Length > 0 && args[0] == "size-model") return await SizeModelStudy.RunAsync(args[1..], HostRuntime.NetFramework);
+        if (args.Length > 0 && args[0] == "size-model-dotnet") return await SizeModelStudy.RunAsync(args[1..], HostRuntime.DotNet);
         var spins = (args.Length > 0 && !args[0].StartsWith('-') ? args[0] : "2,4,8,16,32").Split(',')
             .Select(s => int.Parse(s, CultureInfo.InvariantCulture)).ToList();
         var extra = args.Length > 0 && !args[0].StartsWith('-') ? args[1..] : args;

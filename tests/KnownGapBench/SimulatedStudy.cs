@@ -53,11 +53,19 @@ public static class SimulatedStudy
     /// With <paramref name="twinByCommand"/> the twin is the same build given as a user gives a service, a targets file's command (`dotnet
     /// X.dll ...` or `mono X.exe ...`, ready on its ready line, so no probe waits for it), and the pass must find its runtime from the command alone.
     /// </summary>
-    public static async Task<RunResult> PairAsync(int rounds, IReadOnlyList<string> extra, IRunProgress progress, string outDirectory,
+    public static Task<RunResult> PairAsync(int rounds, IReadOnlyList<string> extra, IRunProgress progress, string outDirectory,
+        HostRuntime host = HostRuntime.NetFramework, bool twinByCommand = false) =>
+        PairAsync("0", rounds.ToString(CultureInfo.InvariantCulture), new[] { "--endpoints", "time" }.Concat(extra).ToList(), progress, outDirectory, host, twinByCommand);
+
+    /// <summary>
+    /// The same with each side's work as FixedWorkService reads it ("N", "N:K", "N:K:S@B": fixed rounds, rounds per KB of a declared body, a step
+    /// from a size on); <paramref name="extra"/> names the endpoints (and sizes) besides the pass's settings.
+    /// </summary>
+    public static async Task<RunResult> PairAsync(string baseWork, string twinWork, IReadOnlyList<string> extra, IRunProgress progress, string outDirectory,
         HostRuntime host = HostRuntime.NetFramework, bool twinByCommand = false)
     {
         var layout = BuildLayout.Discover();
-        var twinDefinition = FixedWork("twin", rounds, host);
+        var twinDefinition = FixedWork("twin", twinWork, host);
         var command = Array.Empty<string>();
         if (twinByCommand)
         {
@@ -69,7 +77,7 @@ public static class SimulatedStudy
                     new
                     {
                         name = "twin", program = host == HostRuntime.DotNet ? "dotnet" : "mono",
-                        arguments = new[] { layout.AssemblyPath(twinDefinition), rounds.ToString(CultureInfo.InvariantCulture), "--port", "{port}" },
+                        arguments = new[] { layout.AssemblyPath(twinDefinition), twinWork, "--port", "{port}" },
                         ready = new { outputLine = "^COMPARATOR-READY " },
                     },
                 },
@@ -78,13 +86,13 @@ public static class SimulatedStudy
         }
         var options = RunOptionsParser.Parse(new[]
         {
-            "--counters", "simulated", "--endpoints", "time", "--launches", "1", "--rate", "none", "--warmup", "0", "--first-warmup", "0",
+            "--counters", "simulated", "--launches", "1", "--rate", "none", "--warmup", "0", "--first-warmup", "0",
             "--duration", "0.3s", "--repeat", "1", "--steady-bound", "0", "--out", outDirectory,
         }.Concat(command).Concat(extra).ToArray(), layout);
         var twin = twinByCommand ? options.Targets.Plans.Single(p => p.Name == "twin") : new TargetPlan("twin", twinDefinition, null);
         options = options with
         {
-            Targets = options.Targets.Only(new[] { new TargetPlan("base", FixedWork("base", 0, host), null), twin }, "base"),
+            Targets = options.Targets.Only(new[] { new TargetPlan("base", FixedWork("base", baseWork, host), null), twin }, "base"),
         };
         var drivers = DriverCatalog.Create(options.Cells.Drivers, null);
         var measured = await new RunOrchestrator(options, drivers, new TargetLauncher(layout), progress, PairVerdicts.Build).RunAsync(CancellationToken.None);
@@ -92,16 +100,20 @@ public static class SimulatedStudy
     }
 
     /// <summary>A FixedWorkService target: one program for both sides, the rounds its first argument; under Mono (net472) or .NET 10.</summary>
-    public static TargetDefinition FixedWork(string name, int rounds, HostRuntime host = HostRuntime.NetFramework) => host == HostRuntime.DotNet
+    public static TargetDefinition FixedWork(string name, int rounds, HostRuntime host = HostRuntime.NetFramework) =>
+        FixedWork(name, rounds.ToString(CultureInfo.InvariantCulture), host);
+
+    /// <summary>A FixedWorkService target doing <paramref name="work"/> ("N", "N:K", "N:K:S@B").</summary>
+    public static TargetDefinition FixedWork(string name, string work, HostRuntime host = HostRuntime.NetFramework) => host == HostRuntime.DotNet
         ? new(name, "test double", ".NET 10", "managed HttpListener", "FixedWorkService", "FixedWorkService.dll", HostRuntime.DotNet, "")
         {
             TargetFramework = "net10.0",
-            VariantArguments = new[] { rounds.ToString(CultureInfo.InvariantCulture) },
+            VariantArguments = new[] { work },
         }
         : new(name, "test double", "Mono (net472)", "Mono's HttpListener", "FixedWorkService", "FixedWorkService.exe", HostRuntime.NetFramework, "")
         {
             TargetFramework = "net472",
             UnavailableReason = MonoRuntime.MissingReason,
-            VariantArguments = new[] { rounds.ToString(CultureInfo.InvariantCulture) },
+            VariantArguments = new[] { work },
         };
 }

@@ -25,6 +25,7 @@ namespace Comparator.Tests;
 /// instruction per 10 ns.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class CpuCountersTests
 {
     private const int Requests = 40;

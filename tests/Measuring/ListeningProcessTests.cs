@@ -7,6 +7,7 @@ namespace Comparator.Tests;
 
 /// <summary>A service already running on this machine is found by the port it listens on, so its CPU can be read.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class ListeningProcessTests
 {
     [Fact]

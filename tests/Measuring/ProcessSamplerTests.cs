@@ -15,6 +15,7 @@ namespace Comparator.Tests;
 /// an exited load tool's CPU is counted.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class ProcessSamplerTests
 {
     private readonly ITestOutputHelper _output;

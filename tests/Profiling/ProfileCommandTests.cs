@@ -8,6 +8,7 @@ namespace Comparator.Tests;
 
 /// <summary>`comparator profile` as a user runs it: where it cannot sample, one line and exit 0; a bad file or duration, one line and exit 2.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class ProfileCommandTests
 {
     private static string Out() => Path.Combine(Path.GetTempPath(), "comparator-profile-cli-" + Guid.NewGuid().ToString("N"));

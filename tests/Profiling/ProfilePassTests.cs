@@ -22,6 +22,7 @@ namespace Comparator.Tests;
 /// rounds, the profile journaled after the run's end. Where this machine cannot sample, the run says so in one line.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class ProfilePassTests
 {
     private const string SpinMicroseconds = "200";

@@ -16,6 +16,7 @@ namespace Comparator.Tests;
 /// calls a request traced making 50 a request more than kestrel, which makes none.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class SystemCallTracerTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-trace-");

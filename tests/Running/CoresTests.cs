@@ -14,6 +14,7 @@ namespace Comparator.Tests;
 
 /// <summary>The servers' cores as an axis (--server-cores): parsing, the pinning as the targets see it, and context switches read from every thread.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class CoresTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-cores-");

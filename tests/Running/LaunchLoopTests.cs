@@ -22,6 +22,7 @@ namespace Comparator.Tests;
 /// answer the test gives, measured by a <see cref="FakeDriver"/>; no process, no socket, every window at once.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class LaunchLoopTests
 {
     private static readonly string[] Endpoints = { "time", "json" };

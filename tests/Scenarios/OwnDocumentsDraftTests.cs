@@ -21,6 +21,7 @@ namespace Comparator.Tests;
 /// processes too; the live test fails when a service's document drifts from its saved copy.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class OwnDocumentsDraftTests : IClassFixture<OwnDocumentsDraftTests.Served>, IDisposable
 {
     private const string SavedWcfOrigin = "http://127.0.0.1:8080";

@@ -15,6 +15,7 @@ namespace Comparator.Tests;
 /// wrong one gets), and the socket driver's request template written per request.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class PlaceholderTests : IDisposable
 {
     private readonly DirectoryInfo _dir = Directory.CreateTempSubdirectory("placeholder-tests-");

@@ -16,6 +16,7 @@ namespace Comparator.Tests;
 /// under load.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class SameFieldsTests : IDisposable
 {
     private readonly DirectoryInfo _dir = Directory.CreateTempSubdirectory("same-fields-");

@@ -18,6 +18,7 @@ namespace Comparator.Tests;
 /// with one line and exit 2.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class ScenarioDraftTests : IDisposable
 {
     private static readonly string Fixtures = Path.Combine(AppContext.BaseDirectory, "Fixtures", "draft");

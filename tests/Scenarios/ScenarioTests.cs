@@ -10,6 +10,7 @@ namespace Comparator.Tests;
 
 /// <summary>Scenario files: what a good one resolves to, and the one line each bad one gets before any load.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class ScenarioTests : IDisposable
 {
     private readonly DirectoryInfo _dir = Directory.CreateTempSubdirectory("scenario-tests-");

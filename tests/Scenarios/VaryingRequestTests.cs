@@ -18,6 +18,7 @@ namespace Comparator.Tests;
 
 /// <summary>The kestrel target, started once for the tests of requests that vary: its POST /api/echo answers the body it got.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class KestrelEcho : IAsyncLifetime
 {
     public RunningTarget Running { get; private set; } = null!;
@@ -30,6 +31,7 @@ public sealed class KestrelEcho : IAsyncLifetime
 
 /// <summary>Requests with {seq} and {uuid} sent to a real service: each answer right, and no two alike.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class VaryingRequestTests : IClassFixture<KestrelEcho>, IDisposable
 {
     private readonly KestrelEcho _kestrel;

@@ -18,6 +18,7 @@ namespace Comparator.Tests;
 /// (wcf-classic-stock): the envelopes a SOAP client sends, the SOAPAction picking the operation.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class SoapEndpointTests : IClassFixture<SoapEndpointTests.Services>
 {
     private const string ServiceNamespace = "urn:comparator";

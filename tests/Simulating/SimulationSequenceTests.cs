@@ -19,6 +19,7 @@ namespace Comparator.Tests;
 /// names a start that the simulator ended.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class SimulationSequenceTests : IDisposable
 {
     private readonly DirectoryInfo _dir = Directory.CreateTempSubdirectory("comparator-simulated-sequence-");
@@ -168,6 +169,7 @@ public sealed class SimulationSequenceTests : IDisposable
 
 /// <summary>A simulated window is a count of requests: slices of the driver's closed loop summed until the count is reached, or until its limit.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class SimulatedWindowTests
 {
     /// <summary>A session that answers <paramref name="perSlice"/> requests (one failed in each slice) in every slice, whatever its duration.</summary>

@@ -11,6 +11,7 @@ namespace Comparator.Tests;
 
 /// <summary>The soak command against the real targets, and its memory-growth rule.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class SoakTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-soak-");

@@ -21,6 +21,7 @@ namespace Comparator.Tests;
 /// cell paced by a wait. Figures are never asserted, only what the rules decide from them.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class BottleneckTests
 {
     private readonly Xunit.Abstractions.ITestOutputHelper _output;

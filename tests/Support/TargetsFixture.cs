@@ -68,7 +68,8 @@ public sealed class TargetsFixture : IAsyncLifetime
     }
 }
 
-[CollectionDefinition(Name)]
+/// <summary>The running services the conformance and abuse tests share; their load is the machine's own, so the collection runs alone (TestTiers.Alone).</summary>
+[CollectionDefinition(Name, DisableParallelization = true)]
 public sealed class TargetsCollection : ICollectionFixture<TargetsFixture>
 {
     public const string Name = "targets";

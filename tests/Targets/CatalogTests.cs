@@ -7,6 +7,7 @@ namespace Comparator.Tests;
 
 /// <summary>What the catalogue says about the .NET Framework lane and the default pair, and what `targets` prints of it.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class CatalogTests
 {
     private static readonly string[] FrameworkLane = { "wcf-classic", "wcf-classic-stock", "webapi-selfhost", "httplistener-mono" };
@@ -71,6 +72,7 @@ public sealed class CatalogTests
 
 /// <summary>The named twins' reason comes from what scripts/build.sh found, not from a fixed sentence.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class OptionalBuildTests : System.IDisposable
 {
     private const string Project = "NoSuchTwinService";

@@ -15,6 +15,7 @@ namespace Comparator.Tests;
 /// and nothing of the target ever runs. A stopped shell in the same place stayed stopped for good.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class CountedStartTests
 {
     private static (ProcessStartInfo Info, string Marker) Sleeper()

@@ -15,6 +15,7 @@ namespace Comparator.Tests;
 
 /// <summary>The target launcher against real service processes.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class LauncherTests
 {
     private readonly TargetLauncher _launcher = new(BuildLayout.Discover());

@@ -16,6 +16,7 @@ namespace Comparator.Tests;
 /// target refused its URL names the reservation of the whole range.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class PortRangeTests : IDisposable
 {
     /// <summary>Below Linux's ephemeral ports (32768 and up), so the comparator's own connections do not crowd it.</summary>

@@ -15,6 +15,7 @@ namespace Comparator.Tests;
 /// when the first connection came; the wrapper runs the command unchanged, so only the launcher's waiting differs.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class WrappedProbeTests : IDisposable
 {
     private const string Service = """

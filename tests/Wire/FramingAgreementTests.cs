@@ -21,6 +21,7 @@ namespace Comparator.Tests;
 /// exchange until its timeout.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
+[Collection(TestTiers.Alone)]
 public sealed class FramingAgreementTests
 {
     private static readonly TimeSpan Window = TimeSpan.FromMilliseconds(300);

@@ -7,5 +7,6 @@ public sealed class JsonReport : IExporter
 {
     public string Name => "json";
     public string? FileName => "results.json";
-    public string Render(RunReport report) => ResultStore.Serialize(report.Run);
+    /// <summary>The run with its size models, fitted where the run was not saved with them.</summary>
+    public string Render(RunReport report) => ResultStore.Serialize(report.Run with { SizeModels = Comparing.SizeModelFit.Of(report.Run) });
 }

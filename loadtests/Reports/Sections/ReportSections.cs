@@ -47,6 +47,11 @@ public static class ReportSections
                 }
                 : null);
         }
+        var models = Comparing.SizeModelFit.Of(run);
+        if (SizeModelText.Models(models) is TextTable modelTable)
+            sections.Add(new("Cost per request and per KB: each stack's line over the sizes", SizeModelText.Explanation, modelTable));
+        if (SizeModelText.Comparisons(models) is TextTable pairs)
+            sections.Add(new("Cost per request and per KB: the pairs' parts judged", Table: pairs));
         if (run.Spec.Drivers.Count > 1)
         {
             var drivers = DriversView.Build(run);

@@ -61,7 +61,7 @@ public static partial class Answer
                 : cannot is not null ? $"Nothing is settled between {other} and {baseline}."
                 : $"Nothing is judged between {other} and {baseline}: {Unjudged(run, unjudged)}.";
             if (cannot is not null) yield return cannot;
-            foreach (var sentence in Others(run, other, baseline).Concat(KindsOfWork(run, other, baseline))) yield return sentence;
+            foreach (var sentence in Others(run, other, baseline).Concat(KindsOfWork(run, other, baseline)).Concat(SizeModelText.Sentences(run, other, baseline))) yield return sentence;
             yield break;
         }
         foreach (var byLeader in leads.GroupBy(v => v.Leader!))
@@ -80,7 +80,7 @@ public static partial class Answer
             yield return $"At {Where(run, unsettled)} nothing is settled: {other}/{baseline} could lie anywhere in {Intervals(unsettled)}. {Settle(run, unsettled, rule)}";
         if (unjudged.Count > 0)
             yield return $"Not judged: {Unjudged(run, unjudged)}.";
-        foreach (var sentence in Others(run, other, baseline).Concat(KindsOfWork(run, other, baseline))) yield return sentence;
+        foreach (var sentence in Others(run, other, baseline).Concat(KindsOfWork(run, other, baseline)).Concat(SizeModelText.Sentences(run, other, baseline))) yield return sentence;
     }
 
     /// <summary>

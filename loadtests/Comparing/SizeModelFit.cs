@@ -1,0 +1,152 @@
+using Comparator.Results;
+using Comparator.Statistics;
+
+namespace Comparator.Comparing;
+
+/// <summary>
+/// Fits the run's size models (<see cref="SizeModelSet"/>): for every counted figure judged flat out (a count of work a request: simulated
+/// instructions, and where read instructions, system calls, bytes allocated), every target and every endpoint measured at
+/// <see cref="LeastSizes"/> sizes or more, one least-squares line per launch through that launch's figure at each size. The launches give
+/// the intervals, as they do for every verdict; the pairs' parts are judged by the run's rule over the launches' log ratios, once, with
+/// Student's t at that many launches (the model is not a figure the launches were added for).
+/// </summary>
+public static class SizeModelFit
+{
+    /// <summary>Three sizes at least: two determine a line and leave nothing to check it by.</summary>
+    public const int LeastSizes = 3;
+
+    /// <summary>The run's models: as stored, or fitted now for a file saved before they were.</summary>
+    public static SizeModelSet Of(RunResult run) => run.SizeModels ?? Build(run);
+
+    /// <summary>The figures a model is fitted for: counts of work a request that a verdict judges flat out.</summary>
+    public static IEnumerable<MetricDescriptor> Figures => Metrics.All.Where(m => m.Judging is { Counted: true } j && j.At.HasFlag(JudgedAt.ClosedLoop));
+
+    public static SizeModelSet Build(RunResult run)
+    {
+        var rule = PairVerdicts.RuleOf(run.Spec) with { Design = null };
+        var cells = run.ComparedCells().Where(c => c.Key.SizeBytes > 0 && c.Summary is not null).ToList();
+        var models = new List<SizeModel>();
+        foreach (var figure in Figures)
+            foreach (var group in cells.GroupBy(c => (c.Key.Target, c.Key.Endpoint, c.Key.Concurrency, c.Key.Cores)))
+                if (Fit(figure, group.ToList(), rule) is SizeModel model) models.Add(model);
+        var baseline = run.Spec.BaselineTarget;
+        var comparisons = models.Where(m => m.Target != baseline)
+            .Select(other => (Other: other, Base: models.FirstOrDefault(b => b.Target == baseline && b.Figure == other.Figure && b.Endpoint == other.Endpoint &&
+                                                                           b.Concurrency == other.Concurrency && b.Driver == other.Driver)))
+            .Where(p => p.Base is not null)
+            .Select(p => Compare(p.Base!, p.Other, rule))
+            .ToList();
+        return new SizeModelSet(models, comparisons);
+    }
+
+    /// <summary>A launch's figure at one cell: the mean of its windows' (a simulated figure has one a launch); keyed by launch.</summary>
+    private static Dictionary<int, double> PerLaunch(CellResult cell, MetricDescriptor figure)
+    {
+        var windows = cell.WindowsOf(figure);
+        return windows.Select((w, i) => (Launch: w.Launch ?? i, Value: figure.Of(w)))
+            .Where(x => x.Value is > 0)
+            .GroupBy(x => x.Launch)
+            .ToDictionary(g => g.Key, g => g.Average(x => x.Value!.Value));
+    }
+
+    /// <summary>One target's model at one endpoint, or null where fewer than <see cref="LeastSizes"/> sizes have the figure in a common launch.</summary>
+    public static SizeModel? Fit(MetricDescriptor figure, IReadOnlyList<CellResult> cells, LeadRule rule)
+    {
+        var sizes = cells.GroupBy(c => c.Key.SizeBytes).Select(g => g.First()).OrderBy(c => c.Key.SizeBytes)
+            .Select(c => (Cell: c, Launches: PerLaunch(c, figure))).Where(s => s.Launches.Count > 0).ToList();
+        if (sizes.Count < LeastSizes) return null;
+        var launches = sizes.Select(s => (IEnumerable<int>)s.Launches.Keys).Aggregate((a, b) => a.Intersect(b)).Order().ToList();
+        if (launches.Count == 0) return null;
+        static double Kb(CellResult c) => c.Key.SizeBytes / 1024.0;
+
+        var lines = launches.Select(l => (Launch: l, Line: SizeLine.Fit(sizes.Select(s => (Kb(s.Cell), s.Launches[l])).ToList())!.Value)).ToList();
+        var points = sizes.Select(s =>
+        {
+            var values = launches.Select(l => s.Launches[l]).ToList();
+            return new SizePoint(s.Cell.Key.SizeBytes, s.Cell.SizeLabel, values.Average(), values.Min(), values.Max());
+        }).ToList();
+        // Each size against the line through the others, launch by launch: a size where the cost steps (a buffer, a chunk, a copy that
+        // changes algorithm) lies off the line the others draw, by more than the launches' spread.
+        var residuals = sizes.Select(s =>
+        {
+            var off = launches.Select(l =>
+            {
+                var others = SizeLine.Fit(sizes.Where(o => o.Cell != s.Cell).Select(o => (Kb(o.Cell), o.Launches[l])).ToList())!.Value;
+                return s.Launches[l] / others.At(Kb(s.Cell)) - 1;
+            }).ToList();
+            var mean = LaunchMean.Of(off, rule.Confidence);
+            return new SizeResidual(s.Cell.Key.SizeBytes, s.Cell.SizeLabel, mean.Mean, mean.Low, mean.High, mean.WhollyBeyond(rule.Equivalence));
+        }).ToList();
+        ModelEstimate Estimate(Func<SizeLine, double> part)
+        {
+            var mean = LaunchMean.Of(lines.Select(l => part(l.Line)).ToList(), rule.Confidence);
+            return new ModelEstimate(mean.Mean, mean.Low, mean.High);
+        }
+        var first = sizes[0].Cell.Key;
+        return new SizeModel(figure.Id, first.Target, first.Endpoint, first.Concurrency, first.Driver, points,
+            lines.Select(l => new LaunchLine(l.Launch, l.Line.Fixed, l.Line.PerKb)).ToList(), Estimate(l => l.Fixed), Estimate(l => l.PerKb), residuals);
+    }
+
+    /// <summary>The other's model against the baseline's: each part judged over the launches both have, and where the lines cross.</summary>
+    public static SizeModelComparison Compare(SizeModel baseline, SizeModel other, LeadRule rule)
+    {
+        var figure = Metrics.All.Single(m => m.Id == baseline.Figure);
+        var paired = baseline.Launches.Join(other.Launches, b => b.Launch, o => o.Launch, (b, o) => (Base: b, Other: o)).ToList();
+
+        ModelPartVerdict Part(Func<LaunchLine, double> part, string name)
+        {
+            if (paired.Any(p => part(p.Base) <= 0 || part(p.Other) <= 0))
+                return new ModelPartVerdict(null, null, null, null, null, paired.Count, $"a launch's {name} is zero or less on one side: no ratio");
+            var interval = rule.Interval(paired.Select(p => Math.Log(part(p.Other) / part(p.Base))).ToList(), out var whyNot);
+            var ratio = paired.Average(p => part(p.Other)) / paired.Average(p => part(p.Base));
+            if (interval is null) return new ModelPartVerdict(ratio, null, null, null, null, paired.Count, whyNot);
+            var judged = rule.Judge(interval);
+            // A cost: the side whose part is lower leads.
+            var leader = judged.Outcome switch
+            {
+                Outcome.Higher => figure.Better == Better.Lower ? baseline.Target : other.Target,
+                Outcome.Lower => figure.Better == Better.Lower ? other.Target : baseline.Target,
+                _ => null,
+            };
+            var outcome = judged.Outcome switch
+            {
+                Outcome.Higher => CellVerdict.Higher,
+                Outcome.Lower => CellVerdict.Lower,
+                Outcome.Equivalent => CellVerdict.Equivalent,
+                _ => CellVerdict.Unsettled,
+            };
+            return new ModelPartVerdict(interval.Ratio, interval.Low, interval.High, outcome, leader, interval.Units, null);
+        }
+
+        return new SizeModelComparison(baseline.Figure, baseline.Endpoint, baseline.Concurrency, baseline.Target, other.Target,
+            Part(l => l.Fixed, "fixed cost"), Part(l => l.PerKb, "cost per KB"), Crossing(baseline, other, paired, rule));
+    }
+
+    /// <summary>
+    /// Where the mean lines meet, said plainly: within the sizes measured (with the launches' interval where every launch's lines meet),
+    /// past them (a line's extrapolation, said so), or not at any positive size (one side cheaper at every size).
+    /// </summary>
+    private static LineCrossing Crossing(SizeModel baseline, SizeModel other, IReadOnlyList<(LaunchLine Base, LaunchLine Other)> paired, LeadRule rule)
+    {
+        var largest = Math.Min(baseline.LargestKb, other.LargestKb);
+        var a = new SizeLine(baseline.Fixed.Value, baseline.PerKb.Value);
+        var b = new SizeLine(other.Fixed.Value, other.PerKb.Value);
+        string Cheaper() => a.At(largest) <= b.At(largest) ? baseline.Target : other.Target;
+        var at = a.Meets(b);
+        if (at is not double kb || kb <= 0)
+            return new LineCrossing(null, null, null, false, $"the lines do not cross at any size: {Cheaper()} costs less at every size (0 to {Kb(largest)} measured)");
+        var each = paired.Select(p => new SizeLine(p.Base.Fixed, p.Base.PerKb).Meets(new SizeLine(p.Other.Fixed, p.Other.PerKb))).ToList();
+        var interval = each.All(x => x is double v && v > 0) ? LaunchMean.Of(each.Select(x => x!.Value).ToList(), rule.Confidence) : null;
+        var range = interval?.Low is double low && interval.High is double high ? $" ({Format.Percent(rule.Confidence)} interval {Kb(Math.Max(0, low))}–{Kb(high)})" : "";
+        var within = kb <= largest;
+        var said = within
+            ? $"the lines cross at {Kb(kb)}{range}: {Cheaper()} costs less above it"
+            : $"the lines do not cross within the sizes measured (0 to {Kb(largest)}); drawn on, they would meet at {Kb(kb)}, past the largest size measured";
+        return new LineCrossing(kb, interval?.Low, interval?.High, within, said);
+    }
+
+    /// <summary>"12.5 KB", "640 B".</summary>
+    public static string Kb(double kb) => kb < 1
+        ? (kb * 1024).ToString("0", System.Globalization.CultureInfo.InvariantCulture) + " B"
+        : kb.ToString(kb < 10 ? "0.#" : "0", System.Globalization.CultureInfo.InvariantCulture) + " KB";
+}
