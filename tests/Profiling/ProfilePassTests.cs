@@ -16,10 +16,10 @@ namespace Comparator.Tests;
 
 /// <summary>
 /// The profile pass on real processes: kestrel against a twin that spins 200 µs a request in a method of a known name
-/// (MisbehavingService's CostlyWork.SpinFor), measured with --profile and without. Asserted is what the spin makes certain
+/// (MisbehavingService's CostlyWork.SpinFor), measured with --profile. Asserted is what the spin makes certain
 /// whatever the machine's noise: the spin is several times kestrel's whole request, so the twin's samples are mostly in
-/// that method, in the service's own layer; and the measured windows of the two runs are the same cells, launches and
-/// rounds, the profile journaled after the run's end. Where this machine cannot sample, the run says so in one line.
+/// that method, in the service's own layer; and the journal holds the measured windows and no other, the profile journaled
+/// after the run's end. Where this machine cannot sample, the run says so in one line.
 /// </summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
 [Collection(TestTiers.Alone)]
@@ -27,7 +27,7 @@ public sealed class ProfilePassTests
 {
     private const string SpinMicroseconds = "200";
     private static readonly SemaphoreSlim Once = new(1, 1);
-    private static (string WithProfile, string Without)? _runs;
+    private static (string WithProfile, RunResult Measured)? _runs;
     private readonly ITestOutputHelper _output;
 
     public ProfilePassTests(ITestOutputHelper output) => _output = output;
@@ -50,28 +50,25 @@ public sealed class ProfilePassTests
         };
     }
 
-    /// <summary>One run with the profile pass and one without, each into its run directory (as `run` measures them).</summary>
-    private static async Task<(string WithProfile, string Without)> RunsAsync()
+    /// <summary>One run with the profile pass into its run directory (as `run` measures it), and the result its measured windows made.</summary>
+    private static async Task<(string WithProfile, RunResult Measured)> RunsAsync()
     {
         await Once.WaitAsync();
         try
         {
             if (_runs is { } done) return done;
-            async Task<string> RunAsync(bool profile)
+            var options = Options(profile: true);
+            var layout = BuildLayout.Discover();
+            var drivers = DriverCatalog.Create(options.Cells.Drivers, null);
+            var progress = new LineProgress();
+            RunResult? measured = null;
+            var (_, directory) = await JournaledRun.MeasureAsync(options.Output.OutDirectory, async (journal, dir) =>
             {
-                var options = Options(profile);
-                var layout = BuildLayout.Discover();
-                var drivers = DriverCatalog.Create(options.Cells.Drivers, null);
-                var progress = new LineProgress();
-                var (_, directory) = await JournaledRun.MeasureAsync(options.Output.OutDirectory, async (journal, dir) =>
-                {
-                    var run = await new RunOrchestrator(options, drivers, new TargetLauncher(layout), progress, Comparator.Comparing.PairVerdicts.Build)
-                        .RunAsync(CancellationToken.None, journal);
-                    return await RunPasses.ProfiledAsync(run, options, drivers, layout, journal, dir, progress, CancellationToken.None);
-                });
-                return directory;
-            }
-            _runs = (await RunAsync(profile: true), await RunAsync(profile: false));
+                measured = await new RunOrchestrator(options, drivers, new TargetLauncher(layout), progress, Comparator.Comparing.PairVerdicts.Build)
+                    .RunAsync(CancellationToken.None, journal);
+                return await RunPasses.ProfiledAsync(measured, options, drivers, layout, journal, dir, progress, CancellationToken.None);
+            });
+            _runs = (directory, measured!);
             return _runs.Value;
         }
         finally
@@ -134,18 +131,22 @@ public sealed class ProfilePassTests
         Assert.Empty(Directory.GetFiles(Path.Combine(withProfile, "profiles"), "*.perf.data"));
     }
 
+    /// <summary>
+    /// The profile pass adds no window and moves none: the journal holds the windows the measured run made, one per target, cell, launch and
+    /// round as asked (two targets, one cell, one launch, one round), and the profile's entry comes last, after the run's end. (A second run
+    /// without the pass, once compared here, showed the same and cost a third of the test's time.)
+    /// </summary>
     [Fact]
-    public async Task A_run_with_the_profile_pass_measures_the_same_windows_as_one_without_and_journals_the_profile_after_its_end()
+    public async Task A_run_with_the_profile_pass_journals_only_the_windows_it_measured_and_the_profile_after_its_end()
     {
-        var (withProfile, without) = await RunsAsync();
+        var (withProfile, measured) = await RunsAsync();
         var profiled = RunJournal.Read(Path.Combine(withProfile, RunJournal.FileName));
-        var plain = RunJournal.Read(Path.Combine(without, RunJournal.FileName));
-        static string[] Windows(System.Collections.Generic.IReadOnlyList<JournalEntry> entries) => entries.Where(e => e.Event == JournalEntry.IsWindow)
+        var journaled = profiled.Where(e => e.Event == JournalEntry.IsWindow)
             .Select(e => $"{e.Key} launch {e.Window!.Launch} round {e.Window.Round}").OrderBy(w => w, StringComparer.Ordinal).ToArray();
+        var made = measured.Cells.SelectMany(c => c.Repeats.Select(w => $"{c.Key} launch {w.Launch} round {w.Round}")).OrderBy(w => w, StringComparer.Ordinal).ToArray();
 
-        Assert.Equal(Windows(plain), Windows(profiled));
-        Assert.NotEmpty(Windows(plain));
-        Assert.DoesNotContain(plain, e => e.Event == JournalEntry.IsProfile);
+        Assert.Equal(made, journaled);
+        Assert.Equal(2, journaled.Length);
         var end = profiled.ToList().FindIndex(e => e.Event == JournalEntry.IsEnd);
         var profile = profiled.ToList().FindIndex(e => e.Event == JournalEntry.IsProfile);
         Assert.True(end >= 0 && profile == profiled.Count - 1 && profile > end, $"the profile's entry ({profile}) comes last, after the run's end ({end})");

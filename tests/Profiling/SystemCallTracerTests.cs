@@ -82,7 +82,7 @@ public sealed class SystemCallTracerTests : IDisposable
         var twin = BuildLayout.Discover().AssemblyPath("MisbehavingService", null, "MisbehavingService.dll");
 
         var (exit, stdout, stderr) = await ComparatorProcess.RunAsync("profile", "--targets", "kestrel", "--target", $"twin=cmd:dotnet {twin} syscalls 50 --port {{port}}",
-            "--endpoints", "time", "--concurrency", "8", "--warmup", "0.3s", "--first-warmup", "1s", "--profile-duration", "1s", "--out", _out.FullName);
+            "--endpoints", "time", "--concurrency", "8", "--warmup", "0.3s", "--first-warmup", "0.5s", "--profile-duration", "0.5s", "--out", _out.FullName);
 
         Assert.True(exit == 0, $"exit {exit}\n{stdout}\n{stderr}");
         var profile = ResultStore.DeserializeProfile(File.ReadAllText(Directory.GetFiles(_out.FullName, "profile.json", SearchOption.AllDirectories).Single()));

@@ -47,8 +47,8 @@ public sealed class BottleneckTests
             var layout = BuildLayout.Discover();
             var options = RunOptionsParser.Parse(new[]
             {
-                "--targets", "kestrel", "--endpoints", "time", "--concurrency", "64", "--warmup", "1s", "--first-warmup", "1s",
-                "--duration", "3s", "--repeat", "1", "--launches", "1", "--rate", "none", "--out", System.IO.Path.GetTempPath(),
+                "--targets", "kestrel", "--endpoints", "time", "--concurrency", "64", "--warmup", "0.5s", "--first-warmup", "0.5s",
+                "--duration", "2s", "--repeat", "1", "--launches", "1", "--rate", "none", "--out", System.IO.Path.GetTempPath(),
             }, layout);
             options = options with
             {
