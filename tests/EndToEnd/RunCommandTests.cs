@@ -13,7 +13,6 @@ namespace Comparator.Tests;
 
 /// <summary>`run` as a user runs it: a real comparator process against real targets.</summary>
 [Trait(TestTiers.Trait, TestTiers.Processes)]
-[Collection(TestTiers.Alone)]
 public sealed class RunCommandTests : IDisposable
 {
     private readonly DirectoryInfo _out = Directory.CreateTempSubdirectory("comparator-results-");

@@ -24,11 +24,13 @@ public static class TestTiers
     /// The classes that start processes and may run beside others, two tests at a time (xunit.runner.json), in the suite's first phase with
     /// the quick tier: what they assert is a count (instructions under the simulator, heap bytes) or a behaviour (a stop, a restart, a
     /// refusal), which another test's load slows but does not change. Their waits (a simulated service's start, the heap test's idle shots,
-    /// a stop's grace) then overlap other work. Every other class that starts a process is in <see cref="Alone"/>; TierTests holds both.
+    /// a stop's grace) then overlap other work. RunCommandTests checks what a run writes and how it stops, never a figure's value. Every
+    /// other class that starts a process is in <see cref="Alone"/>; TierTests holds both.
     /// </summary>
     public static readonly string[] Alongside =
     {
         nameof(SimulatedKnownGapTests), nameof(HeapGrowthTests), nameof(StdinStopTests), nameof(CommandTargetTests), nameof(DotnetToolTests),
+        nameof(RunCommandTests),
     };
 
     /// <summary>The variable scripts/test.sh --quick sets: the helpers below refuse to start a process while it is set.</summary>
