@@ -45,6 +45,11 @@ public static class JournaledRun
     {
         var journalPath = Path.Combine(path, RunJournal.FileName);
         if (!Directory.Exists(path) || File.Exists(Path.Combine(path, "results.json")) || !File.Exists(journalPath)) return null;
+        // A run's files are never overwritten: where some survive without results.json (removed by hand), say so before measuring anything.
+        var written = Exporters.Files.Select(e => e.FileName!).Where(f => File.Exists(Path.Combine(path, f)) || Directory.Exists(Path.Combine(path, f))).ToList();
+        if (written.Count > 0)
+            throw new IncomparableException($"cannot rebuild {path} from its journal: it has no results.json but holds {string.Join(", ", written)}, which a rebuild " +
+                                            $"would write again and a run's files are never overwritten; copy {RunJournal.FileName} into an empty directory and give that");
         IReadOnlyList<JournalEntry> entries;
         try { entries = RunJournal.Read(journalPath); }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or InvalidDataException)

@@ -36,7 +36,10 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
     /// <summary>The threshold: the smallest change the interval must lie beyond.</summary>
     public double Threshold => Rule.MinEffect;
 
-    public bool HasRegression => Cells.Any(c => c.Verdict == Regression);
+    /// <summary>The size models both sides fitted (<see cref="SizeModelDiff"/>): their parts gate like any judged figure.</summary>
+    public IReadOnlyList<ModelDiff> Models { get; init; } = Array.Empty<ModelDiff>();
+
+    public bool HasRegression => Cells.Any(c => c.Verdict == Regression) || Models.Any(m => m.Parts.Any(p => OutcomeOf(p.Change) == FigureOutcome.Regression));
 
     /// <summary>Some cell has fewer than two launches on a side: no interval, so no judgment either way.</summary>
     public bool CannotJudge => Cells.Any(c => c.OneLaunch);
@@ -76,7 +79,7 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
         var recorded = PairVerdicts.RuleOf(newRun.Spec);
         var rule = new LeadRule(confidence, threshold, recorded.Equivalence);
         return Build(Matched(baseRun, baseRun.Cells, anyTarget: false), Matched(newRun, newRun.Cells, anyTarget: false), (m, c) => $"{c.Key.Target} {m.Label(c)}",
-            rule, paired: false, baseLabel, newLabel, pointEstimates);
+            rule, paired: false, baseLabel, newLabel, pointEstimates) with { Models = SizeModelDiff.BetweenRuns(baseRun, newRun, rule with { Design = null }) };
     }
 
     /// <summary>Two targets of one run (the migration question): cells matched by what was asked but the target, windows paired by launch, the run's own design.</summary>
@@ -85,7 +88,7 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
     {
         var rule = PairVerdicts.RuleOf(run.Spec) with { Confidence = confidence, MinEffect = threshold };
         return Build(Matched(run, run.Cells.Where(c => c.Key.Target == from), anyTarget: true), Matched(run, run.Cells.Where(c => c.Key.Target == to), anyTarget: true),
-            (m, c) => m.Label(c), rule, paired: true, from, to, pointEstimates);
+            (m, c) => m.Label(c), rule, paired: true, from, to, pointEstimates) with { Models = SizeModelDiff.BetweenTargets(run, from, to, rule with { Design = null }) };
     }
 
     private static Dictionary<CellMatch, CellResult> Matched(RunResult run, IEnumerable<CellResult> cells, bool anyTarget) =>
@@ -108,7 +111,9 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
         // Every gated figure keeps its column; one the asked rate sets (req/s at a fixed rate) is shown, not judged.
         var fixedRate = b.Key.Rate is not null;
         var changes = Metrics.Gated.Select(m => m.GatedAt(fixedRate)
-            ? MetricJudge.Compare(rule, m, b.WindowsOf(m), n.WindowsOf(m), paired, b.Summary, n.Summary)
+            ? MetricJudge.Compare(rule, m, b.WindowsOf(m), n.WindowsOf(m), paired, b.Summary, n.Summary) is var judged && judged.Base is null && judged.New is null
+                ? judged with { Base = MedianOf(b, m), New = MedianOf(n, m) }
+                : judged
             : new Comparison(m, b.Summary is null ? null : m.Of(b.Summary), n.Summary is null ? null : m.Of(n.Summary), null, SetByTheRate, null, rule)).ToList();
         var oneLaunch = Launches(b) < 2 || Launches(n) < 2;
         var judged = changes.Where(c => c.Interval is not null).ToList();
@@ -120,6 +125,10 @@ public sealed record RunDiff(string BaseLabel, string NewLabel, LeadRule Rule, b
             : NotSettled;
         return new CellDiff(label, changes, verdict, oneLaunch, b.Key.Rate is not null);
     }
+
+    /// <summary>A figure the median window does not hold (a simulated count, read from its own pass's windows): the median of the windows it is read from.</summary>
+    private static double? MedianOf(CellResult cell, MetricDescriptor figure) =>
+        CellResult.Median(cell.WindowsOf(figure).Select(figure.Of).OfType<double>().ToList());
 
     private static int Launches(CellResult c) => LeadRule.UnitKeys(c.Repeats).Select(k => k.Launch).Distinct().Count();
 }

@@ -47,7 +47,7 @@ public sealed record HistorySeries(string Target, CellKey Cell, string CellLabel
     public const string NoChange = "no change";
     public const string CannotJudge = "cannot judge";
 
-    [System.Text.Json.Serialization.JsonIgnore] public MetricDescriptor Descriptor => Metrics.All.First(m => m.Id == Metric);
+    [System.Text.Json.Serialization.JsonIgnore] public MetricDescriptor Descriptor => Metrics.ById(Metric)!;
 }
 
 /// <summary>Runs of one machine (or of any, when mixing was asked) and one set of targets, in time order, and their series.</summary>
@@ -120,6 +120,7 @@ public static class RunHistory
             foreach (var (metric, list) in points.Where(p => p.Value.Count > 0))
                 series.Add(Series(cell.Key.Key.Target, last.Key, label, metric, metric == gate, list, baselines, rule));
         }
+        series.AddRange(ModelSeries(inputs, baselines, rule));
         var first = inputs[0].Run.Spec.Machine;
         return new HistoryGroup(machine, mixed ? "runs of any machine, mixed as asked" : Describe(first), targets, runs, series);
     }
@@ -132,6 +133,41 @@ public static class RunHistory
     {
         var most = points.Values.Max(p => p.Count);
         return Metrics.Deciding(points.Keys, fixedRate, m => points[m].Count > 0 && points[m].Count >= most);
+    }
+
+    /// <summary>
+    /// The size models' parts as series of their own (a model's fixed cost a request, its cost per KB), per target, endpoint, concurrency,
+    /// driver and the sizes fitted over: they gate as a cell's figures do, the first counted figure every run with the model has.
+    /// </summary>
+    private static IEnumerable<HistorySeries> ModelSeries(IReadOnlyList<HistoryInput> inputs, IReadOnlyList<int> baselines, ChangePointRule rule)
+    {
+        var models = inputs.SelectMany((i, n) => SizeModelFit.Of(i.Run).Models.Select(m => (Run: n + 1, Rule: PairVerdicts.RuleOf(i.Run.Spec), Model: m)))
+            .GroupBy(x => (x.Model.Target, x.Model.Endpoint, x.Model.Concurrency, x.Model.Driver, Sizes: string.Join(',', x.Model.Points.Select(p => p.SizeBytes))));
+        foreach (var model in models)
+        {
+            var byFigure = model.GroupBy(x => x.Model.Figure).ToDictionary(f => f.Key, f => f.ToList());
+            var most = byFigure.Values.Max(l => l.Count);
+            var gate = SizeModelFit.Figures.FirstOrDefault(f => byFigure.TryGetValue(f.Id, out var l) && l.Count == most);
+            var key = new CellKey(model.Key.Target, model.Key.Endpoint, 0, model.Key.Concurrency, model.Key.Driver);
+            foreach (var (figure, fits) in byFigure)
+            foreach (var (part, of) in new (string, Func<LaunchLine, double>)[] { (ModelDiff.FixedPart, l => l.Fixed), (ModelDiff.PerKbPart, l => l.PerKb) })
+            {
+                var points = fits.Select(x => ModelPoint(x.Run, x.Model, of, x.Rule)).OfType<HistoryPoint>().ToList();
+                if (points.Count == 0) continue;
+                var metric = Metrics.ById(figure)!;
+                yield return Series(model.Key.Target, key, $"{model.Key.Endpoint} c={model.Key.Concurrency} {model.Key.Driver} size model ({part})", metric,
+                    metric == gate, points, baselines, rule);
+            }
+        }
+    }
+
+    /// <summary>A run's model part: the geometric mean of its launches' lines' parts with their interval; none where a launch's is zero or less.</summary>
+    private static HistoryPoint? ModelPoint(int run, SizeModel model, Func<LaunchLine, double> part, LeadRule rule)
+    {
+        if (model.Launches.Any(l => part(l) <= 0)) return null;
+        var logs = model.Launches.Select(l => Math.Log(part(l))).ToList();
+        var interval = rule.Interval(logs, out _);
+        return new HistoryPoint(run, Math.Exp(logs.Average()), interval?.Low, interval?.High, logs.Count, Array.Empty<string>());
     }
 
     private static HistoryPoint? Point(int run, CellResult cell, MetricDescriptor metric, LeadRule rule)

@@ -90,8 +90,9 @@ public static class SizeModelFit
     /// <summary>The other's model against the baseline's: each part judged over the launches both have, and where the lines cross.</summary>
     public static SizeModelComparison Compare(SizeModel baseline, SizeModel other, LeadRule rule)
     {
-        var figure = Metrics.All.Single(m => m.Id == baseline.Figure);
+        var figure = Metrics.ById(baseline.Figure)!;
         var paired = baseline.Launches.Join(other.Launches, b => b.Launch, o => o.Launch, (b, o) => (Base: b, Other: o)).ToList();
+        var largest = Math.Min(baseline.LargestKb, other.LargestKb);
 
         ModelPartVerdict Part(Func<LaunchLine, double> part, string name)
         {
@@ -118,31 +119,50 @@ public static class SizeModelFit
             return new ModelPartVerdict(interval.Ratio, interval.Low, interval.High, outcome, leader, interval.Units, null);
         }
 
+        var atLargest = Part(l => l.Fixed + l.PerKb * largest, "cost at the largest size");
+        var fixedPart = Part(l => l.Fixed, "fixed cost");
         return new SizeModelComparison(baseline.Figure, baseline.Endpoint, baseline.Concurrency, baseline.Target, other.Target,
-            Part(l => l.Fixed, "fixed cost"), Part(l => l.PerKb, "cost per KB"), Crossing(baseline, other, paired, rule));
+            fixedPart, Part(l => l.PerKb, "cost per KB"), Crossing(baseline, other, paired, rule, fixedPart, atLargest, largest));
     }
 
     /// <summary>
-    /// Where the mean lines meet, said plainly: within the sizes measured (with the launches' interval where every launch's lines meet),
-    /// past them (a line's extrapolation, said so), or not at any positive size (one side cheaper at every size).
+    /// Where the lines meet, said only as far as the launches settle it. Two straight lines cross between 0 KB and the largest size exactly
+    /// when their order differs at the two ends, so the two ends are judged by the rule (the fixed parts; the lines at the largest size):
+    /// the same side cheaper at both, settled, and they do not cross within the sizes measured; each side cheaper at one end, and they
+    /// cross, at the mean lines' meeting with the interval of the launches'. An end the rule did not settle leaves the crossing not settled
+    /// (a crossing of lines whose difference is noise lies anywhere); an end the same within the margin is said as such.
     /// </summary>
-    private static LineCrossing Crossing(SizeModel baseline, SizeModel other, IReadOnlyList<(LaunchLine Base, LaunchLine Other)> paired, LeadRule rule)
+    private static LineCrossing Crossing(SizeModel baseline, SizeModel other, IReadOnlyList<(LaunchLine Base, LaunchLine Other)> paired, LeadRule rule,
+        ModelPartVerdict atZero, ModelPartVerdict atLargest, double largest)
     {
-        var largest = Math.Min(baseline.LargestKb, other.LargestKb);
+        var range = $"0 to {Kb(largest)}";
+        static bool Differ(ModelPartVerdict v) => v.Leader is not null;
+        static bool Same(ModelPartVerdict v) => v.Outcome == CellVerdict.Equivalent;
+        if (!(Differ(atZero) || Same(atZero)) || !(Differ(atLargest) || Same(atLargest)))
+        {
+            var which = !(Differ(atZero) || Same(atZero)) ? "the fixed costs (at 0 KB)" : $"the costs at {Kb(largest)}";
+            return new LineCrossing(null, null, null, false, $"where the lines cross is not settled: {which} are not told apart nor the same within the margin");
+        }
+        if (Same(atZero) && Same(atLargest))
+            return new LineCrossing(null, null, null, false, $"the lines are the same within the margin from {range}");
+        if (Same(atZero))
+            return new LineCrossing(null, null, null, false, $"the lines start the same within the margin and part with size: {atLargest.Leader} costs less at {Kb(largest)}");
+        if (Same(atLargest))
+            return new LineCrossing(null, null, null, false, $"{atZero.Leader} costs less before the body; at {Kb(largest)} the lines are the same within the margin");
+
         var a = new SizeLine(baseline.Fixed.Value, baseline.PerKb.Value);
         var b = new SizeLine(other.Fixed.Value, other.PerKb.Value);
-        string Cheaper() => a.At(largest) <= b.At(largest) ? baseline.Target : other.Target;
         var at = a.Meets(b);
-        if (at is not double kb || kb <= 0)
-            return new LineCrossing(null, null, null, false, $"the lines do not cross at any size: {Cheaper()} costs less at every size (0 to {Kb(largest)} measured)");
+        if (atZero.Leader == atLargest.Leader)
+            return at is double past && past > largest
+                ? new LineCrossing(past, null, null, false,
+                    $"the lines do not cross within the sizes measured ({range}): {atZero.Leader} costs less at every one; drawn on, they would meet at {Kb(past)}, past the largest size measured")
+                : new LineCrossing(null, null, null, false, $"the lines do not cross at any size: {atZero.Leader} costs less at every size ({range} measured)");
+        var kb = at!.Value;
         var each = paired.Select(p => new SizeLine(p.Base.Fixed, p.Base.PerKb).Meets(new SizeLine(p.Other.Fixed, p.Other.PerKb))).ToList();
         var interval = each.All(x => x is double v && v > 0) ? LaunchMean.Of(each.Select(x => x!.Value).ToList(), rule.Confidence) : null;
-        var range = interval?.Low is double low && interval.High is double high ? $" ({Format.Percent(rule.Confidence)} interval {Kb(Math.Max(0, low))}–{Kb(high)})" : "";
-        var within = kb <= largest;
-        var said = within
-            ? $"the lines cross at {Kb(kb)}{range}: {Cheaper()} costs less above it"
-            : $"the lines do not cross within the sizes measured (0 to {Kb(largest)}); drawn on, they would meet at {Kb(kb)}, past the largest size measured";
-        return new LineCrossing(kb, interval?.Low, interval?.High, within, said);
+        var spread = interval?.Low is double low && interval.High is double high ? $" ({Format.Percent(rule.Confidence)} interval {Kb(Math.Max(0, low))}–{Kb(high)})" : "";
+        return new LineCrossing(kb, interval?.Low, interval?.High, true, $"the lines cross at {Kb(kb)}{spread}: {atLargest.Leader} costs less above it");
     }
 
     /// <summary>"12.5 KB", "640 B".</summary>

@@ -22,6 +22,8 @@ public sealed class RunReport
     /// <param name="charts">The charts where they are drawn already (or none are wanted); null draws them on first use.</param>
     public RunReport(RunResult run, IReadOnlyList<Chart>? charts = null)
     {
+        // The size models fitted once, here, so the answer, the sections, the charts and results.json read the same ones.
+        run = run.SizeModels is null ? run with { SizeModels = Comparing.SizeModelFit.Build(run) } : run;
         Run = run;
         verdict = new(() => Text.Verdict.Build(run));
         answer = new(() => Text.Answer.Paragraphs(run));

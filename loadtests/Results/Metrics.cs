@@ -270,6 +270,9 @@ public static class Metrics
     /// <summary>The descriptor of a verdict's figure, by its <see cref="Judging.VerdictId"/>; null for a name no figure has.</summary>
     public static MetricDescriptor? ByVerdictId(string verdictId) => All.FirstOrDefault(m => m.VerdictId == verdictId);
 
+    /// <summary>The descriptor a stored figure names by its <see cref="MetricDescriptor.Id"/> (a size model's, a history's); null for a name no figure has.</summary>
+    public static MetricDescriptor? ById(string id) => All.FirstOrDefault(m => m.Id == id);
+
     /// <summary>The figures a verdict between two targets judges at a closed-loop or a fixed-rate cell.</summary>
     public static IEnumerable<MetricDescriptor> VerdictFigures(bool fixedRate) =>
         Judged.Where(m => m.Verdicts.HasFlag(fixedRate ? Results.JudgedAt.FixedRate : Results.JudgedAt.ClosedLoop));

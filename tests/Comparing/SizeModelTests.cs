@@ -88,12 +88,23 @@ public sealed class SizeModelTests
     }
 
     [Fact]
+    public void Lines_the_same_before_the_body_are_not_said_to_cross_near_it_however_their_means_meet()
+    {
+        // The fixed parts 0.1% apart (the means meet at about 0.1 KB, a crossing that is only the launches' noise), 1.5x per KB.
+        var pair = Assert.Single(SizeModelFit.Build(Run(kb => 100_000 + 2_000 * kb, kb => 100_100 + 3_000 * kb)).Comparisons);
+
+        Assert.Equal(CellVerdict.Equivalent, pair.Fixed.Outcome);
+        Assert.Null(pair.Crossing.AtKb);
+        Assert.Equal("the lines start the same within the margin and part with size: kestrel costs less at 64 KB", pair.Crossing.Said);
+    }
+
+    [Fact]
     public void Lines_that_meet_only_past_the_largest_size_are_said_not_to_cross_within_the_sizes_measured()
     {
         // 100k + 2k/KB against 200k + 1k/KB: they would meet at 100 KB, past 64 KB.
         var pair = Assert.Single(SizeModelFit.Build(Run(kb => 100_000 + 2_000 * kb, kb => 200_000 + 1_000 * kb)).Comparisons);
         Assert.False(pair.Crossing.Within);
-        Assert.Equal("the lines do not cross within the sizes measured (0 to 64 KB); drawn on, they would meet at 100 KB, past the largest size measured",
+        Assert.Equal("the lines do not cross within the sizes measured (0 to 64 KB): kestrel costs less at every one; drawn on, they would meet at 100 KB, past the largest size measured",
             pair.Crossing.Said);
 
         // 1.3x at every size: parallel in the log, apart in the line; one side cheaper everywhere.

@@ -11,14 +11,14 @@ namespace Comparator.KnownGapBench;
 
 /// <summary>
 /// `dotnet run --project tests/KnownGapBench -c Release -- size-model [PER_KB[:STEP@BYTES]] [run options]` (`size-model-dotnet`: on .NET 10):
-/// the known effect for the size model. First the work counted apart: FixedWorkService against its twin doing 1,000 rounds a request at
-/// /api/time, whose extra count a request over 1,000 is one round's instructions. Then FixedWorkService ("0:0") against its twin doing
+/// the known effect for the size model. First the work counted apart: FixedWorkService against its twin doing 20,000 rounds a request at
+/// /api/time, whose extra count a request over 20,000 is one round's instructions. Then FixedWorkService ("0:0") against its twin doing
 /// PER_KB rounds more per KB of a declared body ("0:PER_KB", and STEP rounds more from BYTES on where given) at echo-post over 500B, 4KB and
 /// 64KB: the model must find the twin's cost per KB higher by PER_KB rounds' instructions, its fixed cost the same, and a step named off the line.
 /// </summary>
 public static class SizeModelStudy
 {
-    private const int ApartRounds = 1000;
+    private const int ApartRounds = 20000;
 
     public static async Task<int> RunAsync(string[] args, HostRuntime host)
     {

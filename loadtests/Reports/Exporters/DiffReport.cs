@@ -11,7 +11,8 @@ public static class DiffReport
     public static string Render(RunDiff diff)
     {
         var md = new StringBuilder();
-        var regressions = diff.Cells.Count(c => c.Verdict == RunDiff.Regression);
+        var regressions = diff.Cells.Count(c => c.Verdict == RunDiff.Regression) +
+                          diff.Models.Sum(m => m.Parts.Count(p => diff.OutcomeOf(p.Change) == FigureOutcome.Regression));
         var unsettled = diff.Unsettled.Count;
         md.AppendLine(regressions > 0
             ? $"**{regressions} regression(s)**: {diff.NewLabel} against {diff.BaseLabel}, threshold {Statistics.Format.Share(diff.Threshold)}, " +
@@ -46,12 +47,23 @@ public static class DiffReport
             {
                 row.Add(Num(m.Base));
                 row.Add(Num(m.New));
-                row.Add(m.Change is double ch ? Statistics.Format.Signed(ch) + " " + Interval(m) + diff.OutcomeOf(m) switch { FigureOutcome.Regression => " worse", FigureOutcome.Improvement => " better", FigureOutcome.Equivalent => " same", _ => "" } : "n/a");
+                row.Add(Change(diff, m));
             }
             row.Add(c.Verdict);
             return (IReadOnlyList<string>)row;
         }).ToList();
         md.Append(new TextTable(header, rows).ToMarkdown());
+        if (diff.Models.Count > 0)
+        {
+            md.AppendLine();
+            md.AppendLine($"Size models (cost = fixed + per KB × size, a line per launch through the sizes both sides measured), {diff.NewLabel} against {diff.BaseLabel}, each part judged by the same rule:");
+            md.AppendLine();
+            md.Append(new TextTable(new[] { "model", "part", diff.BaseLabel, diff.NewLabel, "change" },
+                diff.Models.SelectMany(m => m.Parts.Select(p => (IReadOnlyList<string>)new[]
+                {
+                    m.Label, p.Part, Num(p.Change.Base), Num(p.Change.New), Change(diff, p.Change),
+                })).ToList()).ToMarkdown());
+        }
         foreach (var k in diff.OnlyInBase) md.AppendLine($"- only in {diff.BaseLabel}: {k}");
         foreach (var k in diff.OnlyInNew) md.AppendLine($"- only in {diff.NewLabel}: {k}");
         return md.ToString();
@@ -80,15 +92,16 @@ public static class DiffReport
     /// </summary>
     public static IReadOnlyList<string> Summary(RunDiff diff)
     {
-        var moves = diff.Cells.SelectMany(c => c.Changes.Select(m => (Cell: c.Label, M: m)))
+        var moves = diff.Cells.SelectMany(c => c.Changes.Select(m => (Cell: c.Label, What: m.Metric.Label, M: m)))
+            .Concat(diff.Models.SelectMany(m => m.Parts.Select(p => (Cell: "size model " + m.Label, What: p.Part, M: p.Change))))
             .Where(x => x.M.IsRegression || x.M.IsImprovement)
             .OrderBy(x => x.M.IsRegression ? 0 : 1).ThenByDescending(x => System.Math.Abs(x.M.Change ?? 0)).ToList();
         var unjudged = diff.Cells.Count(c => c.Verdict is RunDiff.NotJudged or RunDiff.OneLaunch);
         var lines = new List<string>();
         if (moves.Count > 0)
         {
-            string Line((string Cell, Comparison M) x) =>
-                $"- {(x.M.IsRegression ? "worse" : "better")}: {x.Cell}: {x.M.Metric.Label} {Num(x.M.Base)} → {Num(x.M.New)} ({Statistics.Format.Signed(x.M.Change!.Value)}; {Interval(x.M)})";
+            string Line((string Cell, string What, Comparison M) x) =>
+                $"- {(x.M.IsRegression ? "worse" : "better")}: {x.Cell}: {x.What} {Num(x.M.Base)} → {Num(x.M.New)} ({Statistics.Format.Signed(x.M.Change!.Value)}; {Interval(x.M)})";
             var worse = moves.Count(x => x.M.IsRegression);
             lines.Add($"Beyond noise and beyond {Statistics.Format.Share(diff.Threshold)}: {worse} figure(s) worse, {moves.Count - worse} better, {diff.NewLabel} against {diff.BaseLabel}:");
             var room = SummaryMaxLines - lines.Count - 2;
@@ -99,6 +112,11 @@ public static class DiffReport
             lines.Add($"{unjudged} cell(s) moved past {Statistics.Format.Share(diff.Threshold)} but could not be judged: one launch on a side gives no interval (measure with --launches 2 or more).");
         return lines;
     }
+
+    /// <summary>"+4.2% (99% interval +1.0%..+7.5%) worse": a figure's change, its interval and the rule's word.</summary>
+    private static string Change(RunDiff diff, Comparison m) => m.Change is double ch
+        ? Statistics.Format.Signed(ch) + " " + Interval(m) + diff.OutcomeOf(m) switch { FigureOutcome.Regression => " worse", FigureOutcome.Improvement => " better", FigureOutcome.Equivalent => " same", _ => "" }
+        : "n/a";
 
     /// <summary>"99% interval -12.1%..-3.4%" as a change new/base − 1, or why there is none.</summary>
     private static string Interval(Comparison m) => m.Interval is Statistics.RatioInterval i

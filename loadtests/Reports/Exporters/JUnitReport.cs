@@ -15,7 +15,10 @@ public static class JUnitReport
     public static string Render(RunDiff diff, DateTimeOffset at, string suite = "comparator diff")
     {
         // A figure neither side has (instructions where no machine counted them) is no test case.
-        var cases = diff.Cells.SelectMany(cell => cell.Changes.Where(c => c.Base is not null || c.New is not null).Select(change => Case(cell, change, diff))).ToList();
+        var cases = diff.Cells.SelectMany(cell => cell.Changes.Where(c => c.Base is not null || c.New is not null)
+                .Select(change => Case(cell.Label, change.Metric.Label, change, diff, cell.OneLaunch, cell.Verdict)))
+            .Concat(diff.Models.SelectMany(m => m.Parts.Select(p => Case("size model " + m.Label, p.Part, p.Change, diff, false, RunDiff.Regression))))
+            .ToList();
         return Document(suite, at, new[]
         {
             ("base", diff.BaseLabel), ("new", diff.NewLabel),
@@ -63,20 +66,20 @@ public static class JUnitReport
         return document.Declaration + "\n" + document.Root + "\n";
     }
 
-    /// <summary>One cell's figure: the class name is the cell, the case the figure, so a CI page groups a cell's figures.</summary>
-    private static XElement Case(CellDiff cell, Statistics.Comparison change, RunDiff diff)
+    /// <summary>One cell's figure (or a size model's part): the class name is the cell, the case the figure, so a CI page groups a cell's figures.</summary>
+    private static XElement Case(string where, string what, Statistics.Comparison change, RunDiff diff, bool oneLaunch, string verdict)
     {
-        var element = new XElement("testcase", new XAttribute("name", change.Metric.Label), new XAttribute("classname", cell.Label), new XAttribute("time", "0"));
+        var element = new XElement("testcase", new XAttribute("name", what), new XAttribute("classname", where), new XAttribute("time", "0"));
         var ratio = change.Interval?.Describe();
         switch (diff.OutcomeOf(change))
         {
             case FigureOutcome.Regression:
                 element.Add(new XElement("failure", new XAttribute("type", "regression"),
-                    new XAttribute("message", $"{change.Metric.Label} regressed: new/base {ratio ?? PointChange(change) + " (medians, no interval)"}"), cell.Verdict));
+                    new XAttribute("message", $"{what} regressed: new/base {ratio ?? PointChange(change) + " (medians, no interval)"}"), verdict));
                 break;
             case FigureOutcome.NotSettled or FigureOutcome.NotJudged:
                 element.Add(new XElement("skipped", new XAttribute("message",
-                    cell.OneLaunch ? RunDiff.OneLaunch : change.WhyNot ?? (ratio is null ? RunDiff.NotJudged : $"not settled: {ratio}"))));
+                    oneLaunch ? RunDiff.OneLaunch : change.WhyNot ?? (ratio is null ? RunDiff.NotJudged : $"not settled: {ratio}"))));
                 break;
         }
         return element;

@@ -7,6 +7,6 @@ public sealed class JsonReport : IExporter
 {
     public string Name => "json";
     public string? FileName => "results.json";
-    /// <summary>The run with its size models, fitted where the run was not saved with them.</summary>
-    public string Render(RunReport report) => ResultStore.Serialize(report.Run with { SizeModels = Comparing.SizeModelFit.Of(report.Run) });
+    /// <summary>The run as the report read it: with its size models (<see cref="RunReport"/> fits them where the run was saved without).</summary>
+    public string Render(RunReport report) => ResultStore.Serialize(report.Run);
 }

@@ -96,5 +96,5 @@ public static class SizeModelText
         ? m.Residuals.All(r => r.Low is null) ? "one launch: not checked" : "holds at every size"
         : "off at " + string.Join(", ", m.Residuals.Where(r => r.OffTheLine).Select(r => $"{r.SizeLabel} ({Format.Signed(r.OffBy)})"));
 
-    private static MetricDescriptor Figure(string id) => Metrics.All.Single(m => m.Id == id);
+    private static MetricDescriptor Figure(string id) => Metrics.ById(id) ?? throw new ArgumentException($"no figure is named {id}");
 }
