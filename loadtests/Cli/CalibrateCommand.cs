@@ -71,18 +71,36 @@ public static class CalibrateCommand
             Console.WriteLine();
             Console.WriteLine($"A/A {plan.Name} ({PairVerdicts.RuleOf(run.Spec).Statement}):");
             Console.Write(Table(verdicts, run).ToText());
-            var leads = verdicts.Count(v => v.Leader is not null);
-            var same = verdicts.Count(v => v.Outcome == CellVerdict.Equivalent);
+            // The size models' parts are judgments too (fixed cost, cost per KB, B's against A's): a lead between them is as false as a cell's.
+            var parts = SizeModelFit.Of(run).Comparisons
+                .SelectMany(c => new[] { (Model: c, Part: ModelDiff.FixedPart, Verdict: c.Fixed), (Model: c, Part: ModelDiff.PerKbPart, Verdict: c.PerKb) }).ToList();
+            if (parts.Count > 0)
+            {
+                Console.WriteLine($"A/A {plan.Name}, size models (cost = fixed + per KB × size, a line per launch):");
+                Console.Write(new TextTable(new[] { "endpoint", "figure", "part", "ratio B/A", "interval", "launches", "outcome" }, parts.Select(p => (IReadOnlyList<string>)new[]
+                {
+                    p.Model.Endpoint, Metrics.ById(p.Model.Figure)?.Label ?? p.Model.Figure, p.Part, p.Verdict.Ratio is double r ? Format.Ratio(r) : "n/a",
+                    p.Verdict.Low is double l && p.Verdict.High is double h ? $"{Format.Ratio(l)}–{Format.Ratio(h)}" : "none",
+                    p.Verdict.Launches.ToString(CultureInfo.InvariantCulture),
+                    p.Verdict.Leader is string leader ? $"FALSE LEAD: {leader}" : p.Verdict.Outcome ?? p.Verdict.Reason ?? "not judged",
+                }).ToList()).ToText());
+            }
+            var leads = verdicts.Count(v => v.Leader is not null) + parts.Count(p => p.Verdict.Leader is not null);
+            var same = verdicts.Count(v => v.Outcome == CellVerdict.Equivalent) + parts.Count(p => p.Verdict.Outcome == CellVerdict.Equivalent);
             claimed += leads;
             equivalent += same;
-            compared += verdicts.Count(v => v.RatioLow is not null);
+            compared += verdicts.Count(v => v.RatioLow is not null) + parts.Count(p => p.Verdict.Low is not null);
             // A closed-loop cell without a ratio was not measured; a fixed-rate cell without one was overloaded, a finding, not a failure.
             failed |= run.Partial || run.Targets.Any(t => !t.Measured) || run.Headline().Any(v => v.Ratio is null);
             var ended = run.Spec.Sequential is SequentialSpec q ? $", {q.LaunchesRun} launch(es), {q.LoadSeconds:0} s of load, stopped at {q.Stopped}" : "";
             foreach (var figure in verdicts.GroupBy(v => v.Metric))
                 Console.WriteLine($"{plan.Name} {Figure(figure.Key)}: {figure.Count(v => v.Leader is not null)} false lead(s), {figure.Count(v => v.Outcome == CellVerdict.Equivalent)} equivalent, " +
                                   $"in {figure.Count()} judgment(s)");
-            Console.WriteLine($"{plan.Name}: {leads} false lead(s), {same} equivalent, {verdicts.Count - leads - same} not settled or not judged, in {verdicts.Count} judgment(s){ended}; " +
+            if (parts.Count > 0)
+                Console.WriteLine($"{plan.Name} size model parts: {parts.Count(p => p.Verdict.Leader is not null)} false lead(s), {parts.Count(p => p.Verdict.Outcome == CellVerdict.Equivalent)} equivalent, " +
+                                  $"in {parts.Count} judgment(s)");
+            var judgments = verdicts.Count + parts.Count;
+            Console.WriteLine($"{plan.Name}: {leads} false lead(s), {same} equivalent, {judgments - leads - same} not settled or not judged, in {judgments} judgment(s){ended}; " +
                               $"results: {directory}{(run.Partial ? " (PARTIAL)" : "")}");
             Console.WriteLine();
         }

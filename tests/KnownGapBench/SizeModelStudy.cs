@@ -22,7 +22,7 @@ public static class SizeModelStudy
 
     public static async Task<int> RunAsync(string[] args, HostRuntime host)
     {
-        var work = args.Length > 0 && !args[0].StartsWith('-') ? args[0] : "200";
+        var work = args.Length > 0 && !args[0].StartsWith('-') ? args[0] : "400";
         var extra = args.Length > 0 && !args[0].StartsWith('-') ? args[1..] : args;
         var perKb = int.Parse(work.Split(':')[0], CultureInfo.InvariantCulture);
         var progress = new Program.QuietProgress();
