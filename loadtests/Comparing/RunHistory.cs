@@ -141,7 +141,7 @@ public static class RunHistory
     /// </summary>
     private static IEnumerable<HistorySeries> ModelSeries(IReadOnlyList<HistoryInput> inputs, IReadOnlyList<int> baselines, ChangePointRule rule)
     {
-        var models = inputs.SelectMany((i, n) => SizeModelFit.Of(i.Run).Models.Select(m => (Run: n + 1, Rule: PairVerdicts.RuleOf(i.Run.Spec), Model: m)))
+        var models = inputs.SelectMany((i, n) => SizeModelFit.Build(i.Run).Models.Select(m => (Run: n + 1, Rule: PairVerdicts.RuleOf(i.Run.Spec), Model: m)))
             .GroupBy(x => (x.Model.Target, x.Model.Endpoint, x.Model.Concurrency, x.Model.Driver, Sizes: string.Join(',', x.Model.Points.Select(p => p.SizeBytes))));
         foreach (var model in models)
         {

@@ -24,8 +24,8 @@ public static class SizeModelDiff
 {
     public static IReadOnlyList<ModelDiff> BetweenRuns(RunResult baseRun, RunResult newRun, LeadRule rule)
     {
-        var news = SizeModelFit.Of(newRun).Models;
-        return SizeModelFit.Of(baseRun).Models
+        var news = SizeModelFit.Build(newRun).Models;
+        return SizeModelFit.Build(baseRun).Models
             .Select(b => (Base: b, New: news.FirstOrDefault(n => n.Target == b.Target && Same(b, n))))
             .Where(p => p.New is not null)
             .Select(p => Judge(p.Base, p.New!, rule, paired: false, $"{p.Base.Target} {p.Base.Endpoint} c={p.Base.Concurrency} {p.Base.Driver}"))
@@ -34,7 +34,7 @@ public static class SizeModelDiff
 
     public static IReadOnlyList<ModelDiff> BetweenTargets(RunResult run, string from, string to, LeadRule rule)
     {
-        var models = SizeModelFit.Of(run).Models;
+        var models = SizeModelFit.Build(run).Models;
         return models.Where(b => b.Target == from)
             .Select(b => (Base: b, New: models.FirstOrDefault(n => n.Target == to && Same(b, n))))
             .Where(p => p.New is not null)

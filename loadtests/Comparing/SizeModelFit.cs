@@ -15,7 +15,10 @@ public static class SizeModelFit
     /// <summary>Three sizes at least: two determine a line and leave nothing to check it by.</summary>
     public const int LeastSizes = 3;
 
-    /// <summary>The run's models: as stored, or fitted now for a file saved before they were.</summary>
+    /// <summary>
+    /// The models a report's run carries (<see cref="Reports.RunReport"/> fits them afresh from the cells, whatever the file held: the cells
+    /// are the record, the models in results.json are for readers without this code); fitted now where none are attached.
+    /// </summary>
     public static SizeModelSet Of(RunResult run) => run.SizeModels ?? Build(run);
 
     /// <summary>The figures a model is fitted for: counts of work a request that a verdict judges flat out.</summary>
@@ -84,7 +87,42 @@ public static class SizeModelFit
         }
         var first = sizes[0].Cell.Key;
         return new SizeModel(figure.Id, first.Target, first.Endpoint, first.Concurrency, first.Driver, points,
-            lines.Select(l => new LaunchLine(l.Launch, l.Line.Fixed, l.Line.PerKb)).ToList(), Estimate(l => l.Fixed), Estimate(l => l.PerKb), residuals);
+            lines.Select(l => new LaunchLine(l.Launch, l.Line.Fixed, l.Line.PerKb)).ToList(), Estimate(l => l.Fixed), Estimate(l => l.PerKb), residuals)
+        {
+            Pieces = Pieces(sizes.Select(s => (s.Cell.Key.SizeBytes, s.Cell.SizeLabel, s.Launches)).ToList(), residuals, launches, rule),
+        };
+    }
+
+    /// <summary>
+    /// A model the line does not hold, in pieces, launch by launch. Where the largest size alone (or the smallest alone) lies off the line,
+    /// two: the line through the others and the end segment's slope between the off size and its neighbour. Where more lie off it (a cost
+    /// that curves), a segment between each two neighbouring sizes, the first with its value at 0 KB. A lone size off in the middle is a
+    /// bump, not a bend: no pieces, the size named.
+    /// </summary>
+    private static IReadOnlyList<SizePiece>? Pieces(IReadOnlyList<(long Bytes, string Label, Dictionary<int, double> Launches)> sizes,
+        IReadOnlyList<SizeResidual> residuals, IReadOnlyList<int> launches, LeadRule rule)
+    {
+        var off = residuals.Select((r, i) => (r, i)).Where(x => x.r.OffTheLine).Select(x => x.i).ToList();
+        if (off.Count == 0 || (off.Count == 1 && off[0] != 0 && off[0] != sizes.Count - 1)) return null;
+        static double Kb(long bytes) => bytes / 1024.0;
+        ModelEstimate Over(Func<int, double> perLaunch)
+        {
+            var mean = LaunchMean.Of(launches.Select(perLaunch).ToList(), rule.Confidence);
+            return new ModelEstimate(mean.Mean, mean.Low, mean.High);
+        }
+        SizePiece Segment((long Bytes, string Label, Dictionary<int, double> Launches) a, (long Bytes, string Label, Dictionary<int, double> Launches) b, bool withFixed)
+        {
+            double Slope(int l) => (b.Launches[l] - a.Launches[l]) / (Kb(b.Bytes) - Kb(a.Bytes));
+            return new SizePiece(a.Bytes, a.Label, b.Bytes, b.Label, withFixed ? Over(l => a.Launches[l] - Slope(l) * Kb(a.Bytes)) : null, Over(Slope));
+        }
+        if (off.Count > 1)
+            return sizes.Zip(sizes.Skip(1), (a, b) => (a, b)).Select((p, i) => Segment(p.a, p.b, withFixed: i == 0)).ToList();
+
+        var end = off[0];
+        var on = sizes.Where((_, i) => i != end).ToList();
+        var lines = launches.ToDictionary(l => l, l => SizeLine.Fit(on.Select(s => (Kb(s.Bytes), s.Launches[l])).ToList())!.Value);
+        var line = new SizePiece(on[0].Bytes, on[0].Label, on[^1].Bytes, on[^1].Label, Over(l => lines[l].Fixed), Over(l => lines[l].PerKb));
+        return end == 0 ? new[] { Segment(sizes[0], sizes[1], withFixed: false), line } : new[] { line, Segment(sizes[end - 1], sizes[end], withFixed: false) };
     }
 
     /// <summary>The other's model against the baseline's: each part judged over the launches both have, and where the lines cross.</summary>

@@ -22,8 +22,9 @@ public sealed class RunReport
     /// <param name="charts">The charts where they are drawn already (or none are wanted); null draws them on first use.</param>
     public RunReport(RunResult run, IReadOnlyList<Chart>? charts = null)
     {
-        // The size models fitted once, here, so the answer, the sections, the charts and results.json read the same ones.
-        run = run.SizeModels is null ? run with { SizeModels = Comparing.SizeModelFit.Build(run) } : run;
+        // The size models fitted once, here, from the cells (a file's own, from an older fit, are not read), so the answer, the sections,
+        // the charts and results.json read the same ones.
+        run = run with { SizeModels = Comparing.SizeModelFit.Build(run) };
         Run = run;
         verdict = new(() => Text.Verdict.Build(run));
         answer = new(() => Text.Answer.Paragraphs(run));

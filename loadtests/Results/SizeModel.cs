@@ -26,7 +26,19 @@ public sealed record SizeModel(string Figure, string Target, string Endpoint, in
 
     /// <summary>The largest size measured, in KB: the line says nothing past it.</summary>
     public double LargestKb => Points.Max(p => p.SizeBytes) / 1024.0;
+
+    /// <summary>
+    /// Where the line does not hold at one end (the largest or the smallest size alone off it), the model in two pieces: the line through
+    /// the sizes that lie on it, and the end segment's own cost per KB. Null where the line holds, or where it is off elsewhere.
+    /// </summary>
+    public IReadOnlyList<SizePiece>? Pieces { get; init; }
 }
+
+/// <summary>
+/// One piece of a model that bends: from <see cref="FromBytes"/> to <see cref="ToBytes"/>, its cost per KB, and for the piece that is a
+/// fitted line, its fixed cost (null for an end segment, which is drawn between two measured sizes and says nothing at 0 KB).
+/// </summary>
+public sealed record SizePiece(long FromBytes, string FromLabel, long ToBytes, string ToLabel, ModelEstimate? Fixed, ModelEstimate PerKb);
 
 /// <summary>A part of the model over launches: the mean of the launches' values and its interval at the run's confidence (none from one launch).</summary>
 public sealed record ModelEstimate(double Value, double? Low, double? High);

@@ -126,9 +126,35 @@ public sealed class SizeModelTests
         Assert.Equal("64KB", off.SizeLabel);
         Assert.True(off.OffBy > 0.15, $"{off.OffBy:P1}");
         Assert.True(Assert.Single(set.Models, m => m.Target == "kestrel").Holds);
+        Assert.Null(Assert.Single(set.Models, m => m.Target == "kestrel").Pieces);
+        // In pieces: the line through 500B and 4KB (150k + 1k a KB), and 4KB to 64KB at 1k + 40k / 60 KB = 1,667 a KB.
+        Assert.Collection(stepped.Pieces!,
+            line => { Assert.Equal(("500B", "4KB"), (line.FromLabel, line.ToLabel)); Assert.Equal(150_000, line.Fixed!.Value, 0); Assert.Equal(1_000, line.PerKb.Value, 0); },
+            bend => { Assert.Equal(("4KB", "64KB"), (bend.FromLabel, bend.ToLabel)); Assert.Null(bend.Fixed); Assert.Equal(1_000 + 40_000 / 60.0, bend.PerKb.Value, 0); });
         Assert.Contains("off at 64KB (+", SizeModelText.Models(set)!.ToMarkdown());
-        Assert.Contains("The line is off at aspnetcore at 64KB (+", Assert.Single(SizeModelText.Sentences(run, "aspnetcore", "kestrel")));
+        Assert.Matches(@"in pieces: 500B–4KB: 150k \([^)]*\) \+ 1000 \([^)]*\) a KB; 4KB–64KB: 1667 \([^)]*\) a KB", SizeModelText.Models(set)!.ToMarkdown());
+        var sentence = Assert.Single(SizeModelText.Sentences(run, "aspnetcore", "kestrel"));
+        Assert.Contains("The line is off at aspnetcore at 64KB (+", sentence);
+        Assert.Contains(" (in pieces: 1000 a KB from 500B to 4KB, 1667 a KB from 4KB to 64KB): there the cost per KB changes with size.", sentence);
     }
+
+    [Fact]
+    public void A_cost_that_curves_is_given_as_segments_between_neighbouring_sizes()
+    {
+        // aspnetcore 100k + 2k a KB up to 16 KB and nothing more after (a streamed body past its buffer): no straight line holds; each of 500B,
+        // 16KB and 64KB lies off the line through the other three (4KB happens to lie near the line through 500B, 16KB and 64KB).
+        var run = Run(kb => 100_000 + 2_000 * kb, kb => 100_000 + 2_000 * Math.Min(kb, 16), sizes: new long[] { 500, 4096, 16384, 65536 });
+        var curved = Assert.Single(SizeModelFit.Build(run).Models, m => m.Target == "aspnetcore");
+
+        Assert.Equal(new[] { "500B", "16KB", "64KB" }, curved.Residuals.Where(r => r.OffTheLine).Select(r => r.SizeLabel));
+        Assert.Collection(curved.Pieces!,
+            first => { Assert.Equal(("500B", "4KB"), (first.FromLabel, first.ToLabel)); Assert.Equal(100_000, first.Fixed!.Value, 0); Assert.Equal(2_000, first.PerKb.Value, 0); },
+            second => { Assert.Equal(("4KB", "16KB"), (second.FromLabel, second.ToLabel)); Assert.Null(second.Fixed); Assert.Equal(2_000, second.PerKb.Value, 0); },
+            third => { Assert.Equal(("16KB", "64KB"), (third.FromLabel, third.ToLabel)); Assert.Equal(0, third.PerKb.Value, 0); });
+        Assert.Contains(SizeModelChart(run), c => c.Name == "size-model-echo-post");
+    }
+
+    private static IReadOnlyList<Comparator.Reports.Plots.Chart> SizeModelChart(RunResult run) => new RunReport(run).Charts;
 
     [Fact]
     public void One_launch_fits_a_line_but_judges_nothing_and_two_sizes_fit_none()

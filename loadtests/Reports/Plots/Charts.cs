@@ -46,8 +46,8 @@ public static partial class Charts
         }
         foreach (var (endpoint, figure, plot) in SizeModelChart.Build(Comparing.SizeModelFit.Of(run), colors))
             charts.Add(Make(run, cells.Where(c => c.Key.Endpoint == endpoint && c.Key.SizeBytes > 0).ToList(), $"size-model-{endpoint}",
-                $"{char.ToUpperInvariant(figure.Judging!.Noun[0])}{figure.Judging.Noun[1..]} against body size: {endpoint}, fixed + per KB × size", plot,
-                "point = mean of the launches, whisker = least–most launch; line = the mean of the launches' least-squares lines, drawn only over the sizes measured"));
+                $"Cost against body size at {endpoint}: {figure.Label}", plot,
+                "point = launches' mean, whisker = least–most launch; line = fixed + per KB × size over the sizes measured; dashed: segments, where no line holds"));
         charts.Add(Make(run, cells, "requests", "Requests per second per cell", BarCharts.Grouped(cells, colors, s => s.RequestsPerSecond, "requests/s"),
             several ? $"bar = median of {Repeats(cells)} repeats, whisker = min–max" : "one repeat, no whiskers"));
         charts.Add(Make(run, cells, "latency-p50", "Latency p50 (ms) per cell", BarCharts.Grouped(cells, colors, s => s.LatencyP50Ms, "p50 latency (ms)"), whiskers));

@@ -21,10 +21,31 @@ internal static class SizeModelChart
             foreach (var model in endpoint.OrderBy(m => colors.IndexOf(m.Target)))
             {
                 var color = colors.Of(model.Target);
-                var line = plot.Add.Line(0, model.Fixed.Value, model.LargestKb, model.Fixed.Value + model.PerKb.Value * model.LargestKb);
-                line.Color = color;
-                line.LineWidth = 2;
-                line.LegendText = $"{model.Target}: {figure.Show(model.Fixed.Value)} + {figure.Show(model.PerKb.Value)}/KB" + (model.Holds ? "" : " (off the line at some size)");
+                if (model.Pieces is { } pieces)
+                {
+                    // A model the line does not hold: each piece over its own sizes, a fitted line solid (from 0 KB where it starts at the
+                    // smallest size), a segment between two measured means dashed.
+                    foreach (var (piece, i) in pieces.Select((p, i) => (p, i)))
+                    {
+                        var (fromKb, toKb) = (piece.FromBytes / 1024.0, piece.ToBytes / 1024.0);
+                        var drawn = piece.Fixed is { } f && pieces.Count == 2
+                            ? plot.Add.Line(i == 0 ? 0 : fromKb, f.Value + piece.PerKb.Value * (i == 0 ? 0 : fromKb), toKb, f.Value + piece.PerKb.Value * toKb)
+                            : plot.Add.Line(fromKb, model.Points.First(p => p.SizeBytes == piece.FromBytes).Mean, toKb, model.Points.First(p => p.SizeBytes == piece.ToBytes).Mean);
+                        drawn.Color = color;
+                        drawn.LineWidth = 2;
+                        if (piece.Fixed is null || pieces.Count > 2) drawn.LinePattern = LinePattern.Dashed;
+                        if (i == 0)
+                            drawn.LegendText = $"{model.Target}, in pieces (the line bends): " +
+                                               string.Join(", ", pieces.Select(p => $"{figure.Show(p.PerKb.Value)}/KB {p.FromLabel}–{p.ToLabel}"));
+                    }
+                }
+                else
+                {
+                    var line = plot.Add.Line(0, model.Fixed.Value, model.LargestKb, model.Fixed.Value + model.PerKb.Value * model.LargestKb);
+                    line.Color = color;
+                    line.LineWidth = 2;
+                    line.LegendText = $"{model.Target}: {figure.Show(model.Fixed.Value)} + {figure.Show(model.PerKb.Value)}/KB";
+                }
                 var xs = model.Points.Select(p => p.SizeBytes / 1024.0).ToArray();
                 var ys = model.Points.Select(p => p.Mean).ToArray();
                 if (model.Launches.Count > 1)

@@ -16,7 +16,9 @@ public static class SizeModelText
         "the line at 0 KB, the cost per KB what each 1,024 bytes of body adds, each the mean over launches with its interval. A size is off the line " +
         "where the line through the other sizes misses it by more than the equivalence margin, with the launches' interval wholly beyond it " +
         "(a buffer, a chunk, a copy that switches algorithm): there the cost per KB changes with size, and the sizes' own figures say more than " +
-        "the line. Between two targets each part's ratio is judged by the lead rule over the launches. Nothing is said past the largest size measured.";
+        "the line. Where the line does not hold the model is given in pieces as well: where the largest or the smallest size alone lies off " +
+        "it, the line through the other sizes and the end segment's cost per KB; where more do (a cost that curves), each segment between " +
+        "neighbouring sizes. Between two targets each part's ratio is judged by the lead rule over the launches. Nothing is said past the largest size measured.";
 
     /// <summary>The table of models: a row per figure, endpoint and target; null where the run has none.</summary>
     public static TextTable? Models(SizeModelSet set)
@@ -29,7 +31,7 @@ public static class SizeModelText
                 return (IReadOnlyList<string>)new[]
                 {
                     figure.Label, m.Endpoint, m.Target, Estimate(figure, m.Fixed), Estimate(figure, m.PerKb),
-                    string.Join(", ", m.Points.Select(p => $"{p.SizeLabel} {figure.Show(p.Mean)}")), Line(m),
+                    string.Join(", ", m.Points.Select(p => $"{p.SizeLabel} {figure.Show(p.Mean)}")), Line(m, figure),
                 };
             }).ToList());
     }
@@ -53,12 +55,14 @@ public static class SizeModelText
     {
         var set = SizeModelFit.Of(run);
         var pair = set.Comparisons.Where(c => c.Other == other && c.Baseline == baseline).ToList();
-        var figure = SizeModelFit.Figures.Select(f => f.Id).FirstOrDefault(id => pair.Any(c => c.Figure == id));
-        foreach (var c in pair.Where(c => c.Figure == figure && (Settled(c.Fixed) || Settled(c.PerKb))))
+        var said = SizeModelFit.Figures.Select(f => f.Id).FirstOrDefault(id => pair.Any(c => c.Figure == id));
+        foreach (var c in pair.Where(c => c.Figure == said && (Settled(c.Fixed) || Settled(c.PerKb))))
         {
-            var noun = Figure(c.Figure).Judging!.Noun;
+            var figure = Figure(c.Figure);
+            var noun = figure.Judging!.Noun;
             var off = set.Models.Where(m => m.Figure == c.Figure && m.Endpoint == c.Endpoint && (m.Target == other || m.Target == baseline) && !m.Holds)
-                .Select(m => $"{m.Target} at {string.Join(" and ", m.Residuals.Where(r => r.OffTheLine).Select(r => $"{r.SizeLabel} ({Format.Signed(r.OffBy)})"))}")
+                .Select(m => $"{m.Target} at {string.Join(" and ", m.Residuals.Where(r => r.OffTheLine).Select(r => $"{r.SizeLabel} ({Format.Signed(r.OffBy)})"))}" +
+                             (m.Pieces is { } pieces ? $" (in pieces: {string.Join(", ", pieces.Select(p => $"{figure.Show(p.PerKb.Value)} a KB from {p.FromLabel} to {p.ToLabel}"))})" : ""))
                 .ToList();
             yield return $"In {noun} at {c.Endpoint}, {other} costs {Said(c.Fixed, $"{baseline}'s fixed cost a request")} and {Said(c.PerKb, "its cost per KB of body")}; " +
                          c.Crossing.Said +
@@ -91,10 +95,20 @@ public static class SizeModelText
     private static string Estimate(MetricDescriptor figure, ModelEstimate e) =>
         figure.Show(e.Value) + (e.Low is double low && e.High is double high ? $" ({figure.Show(low)}–{figure.Show(high)})" : "");
 
-    /// <summary>"holds at every size", or the sizes off it with how far.</summary>
-    private static string Line(SizeModel m) => m.Holds
-        ? m.Residuals.All(r => r.Low is null) ? "one launch: not checked" : "holds at every size"
-        : "off at " + string.Join(", ", m.Residuals.Where(r => r.OffTheLine).Select(r => $"{r.SizeLabel} ({Format.Signed(r.OffBy)})"));
+    /// <summary>
+    /// "holds at every size" (at three: a bend between two of them would not show, and it says so), or the sizes off it with how far, and
+    /// the model's pieces.
+    /// </summary>
+    private static string Line(SizeModel m, MetricDescriptor figure) => m.Holds
+        ? m.Residuals.All(r => r.Low is null) ? "one launch: not checked"
+        : m.Points.Count == SizeModelFit.LeastSizes ? $"holds at its {m.Points.Count} sizes (a bend between two of them would not show: a fourth size checks it)"
+        : "holds at every size"
+        : "off at " + string.Join(", ", m.Residuals.Where(r => r.OffTheLine).Select(r => $"{r.SizeLabel} ({Format.Signed(r.OffBy)})")) +
+          (m.Pieces is { } pieces ? "; in pieces: " + string.Join("; ", pieces.Select(p => Piece(p, figure))) : "");
+
+    /// <summary>"500B–4KB: 866.9k (…) + 5.2k (…) a KB", "4KB–64KB: 2.9k (…) a KB".</summary>
+    private static string Piece(SizePiece p, MetricDescriptor figure) =>
+        $"{p.FromLabel}–{p.ToLabel}: " + (p.Fixed is { } f ? $"{Estimate(figure, f)} + " : "") + $"{Estimate(figure, p.PerKb)} a KB";
 
     private static MetricDescriptor Figure(string id) => Metrics.ById(id) ?? throw new ArgumentException($"no figure is named {id}");
 }
