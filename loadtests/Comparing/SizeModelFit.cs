@@ -80,11 +80,7 @@ public static class SizeModelFit
             var mean = LaunchMean.Of(off, rule.Confidence);
             return new SizeResidual(s.Cell.Key.SizeBytes, s.Cell.SizeLabel, mean.Mean, mean.Low, mean.High, mean.WhollyBeyond(rule.Equivalence));
         }).ToList();
-        ModelEstimate Estimate(Func<SizeLine, double> part)
-        {
-            var mean = LaunchMean.Of(lines.Select(l => part(l.Line)).ToList(), rule.Confidence);
-            return new ModelEstimate(mean.Mean, mean.Low, mean.High);
-        }
+        ModelEstimate Estimate(Func<SizeLine, double> part) => Over(lines.Select(l => part(l.Line)), rule);
         var first = sizes[0].Cell.Key;
         return new SizeModel(figure.Id, first.Target, first.Endpoint, first.Concurrency, first.Driver, points,
             lines.Select(l => new LaunchLine(l.Launch, l.Line.Fixed, l.Line.PerKb)).ToList(), Estimate(l => l.Fixed), Estimate(l => l.PerKb), residuals)
@@ -105,11 +101,7 @@ public static class SizeModelFit
         var off = residuals.Select((r, i) => (r, i)).Where(x => x.r.OffTheLine).Select(x => x.i).ToList();
         if (off.Count == 0 || (off.Count == 1 && off[0] != 0 && off[0] != sizes.Count - 1)) return null;
         static double Kb(long bytes) => bytes / 1024.0;
-        ModelEstimate Over(Func<int, double> perLaunch)
-        {
-            var mean = LaunchMean.Of(launches.Select(perLaunch).ToList(), rule.Confidence);
-            return new ModelEstimate(mean.Mean, mean.Low, mean.High);
-        }
+        ModelEstimate Over(Func<int, double> perLaunch) => SizeModelFit.Over(launches.Select(perLaunch), rule);
         SizePiece Segment((long Bytes, string Label, Dictionary<int, double> Launches) a, (long Bytes, string Label, Dictionary<int, double> Launches) b, bool withFixed)
         {
             double Slope(int l) => (b.Launches[l] - a.Launches[l]) / (Kb(b.Bytes) - Kb(a.Bytes));
@@ -125,6 +117,13 @@ public static class SizeModelFit
         return end == 0 ? new[] { Segment(sizes[0], sizes[1], withFixed: false), line } : new[] { line, Segment(sizes[end - 1], sizes[end], withFixed: false) };
     }
 
+    /// <summary>A part's launch values as the model gives it: their mean and its interval at the run's confidence.</summary>
+    private static ModelEstimate Over(IEnumerable<double> perLaunch, LeadRule rule)
+    {
+        var mean = LaunchMean.Of(perLaunch.ToList(), rule.Confidence);
+        return new ModelEstimate(mean.Mean, mean.Low, mean.High);
+    }
+
     /// <summary>The other's model against the baseline's: each part judged over the launches both have, and where the lines cross.</summary>
     public static SizeModelComparison Compare(SizeModel baseline, SizeModel other, LeadRule rule)
     {
@@ -136,17 +135,11 @@ public static class SizeModelFit
         {
             if (paired.Any(p => part(p.Base) <= 0 || part(p.Other) <= 0))
                 return new ModelPartVerdict(null, null, null, null, null, paired.Count, $"a launch's {name} is zero or less on one side: no ratio");
-            var interval = rule.Interval(paired.Select(p => Math.Log(part(p.Other) / part(p.Base))).ToList(), out var whyNot);
             var ratio = paired.Average(p => part(p.Other)) / paired.Average(p => part(p.Base));
-            if (interval is null) return new ModelPartVerdict(ratio, null, null, null, null, paired.Count, whyNot);
-            var judged = rule.Judge(interval);
-            // A cost: the side whose part is lower leads.
-            var leader = judged.Outcome switch
-            {
-                Outcome.Higher => figure.Better == Better.Lower ? baseline.Target : other.Target,
-                Outcome.Lower => figure.Better == Better.Lower ? other.Target : baseline.Target,
-                _ => null,
-            };
+            // The one judge, so which side leads follows from the outcome and the figure's direction as everywhere else.
+            var judged = MetricJudge.FromLogRatios(rule, figure, paired.Select(p => Math.Log(part(p.Other) / part(p.Base))).ToList());
+            if (judged.Interval is not { } interval) return new ModelPartVerdict(ratio, null, null, null, null, paired.Count, judged.WhyNot);
+            var leader = judged.Better switch { Side.Base => baseline.Target, Side.New => other.Target, _ => null };
             var outcome = judged.Outcome switch
             {
                 Outcome.Higher => CellVerdict.Higher,
